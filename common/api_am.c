@@ -1,0 +1,214 @@
+/*
+ * api_am.c -- the Active Message entry points: argument checks, packing the
+ * message for the Core, and running handlers for the Core.
+ */
+#include "stp_internal.h"
+
+#include <stdarg.h>
+
+/* ------------------------------------------------------------------ */
+/* handler invocation                                                  */
+/* ------------------------------------------------------------------ */
+typedef gasnet_handlerarg_t A;
+typedef gasnet_token_t T;
+
+#define STP_A0
+#define STP_A1 , a[0]
+#define STP_A2 STP_A1, a[1]
+#define STP_A3 STP_A2, a[2]
+#define STP_A4 STP_A3, a[3]
+#define STP_A5 STP_A4, a[4]
+#define STP_A6 STP_A5, a[5]
+#define STP_A7 STP_A6, a[6]
+#define STP_A8 STP_A7, a[7]
+#define STP_A9 STP_A8, a[8]
+#define STP_A10 STP_A9, a[9]
+#define STP_A11 STP_A10, a[10]
+#define STP_A12 STP_A11, a[11]
+#define STP_A13 STP_A12, a[12]
+#define STP_A14 STP_A13, a[13]
+#define STP_A15 STP_A14, a[14]
+#define STP_A16 STP_A15, a[15]
+#define STP_T0
+#define STP_T1 , A
+#define STP_T2 STP_T1, A
+#define STP_T3 STP_T2, A
+#define STP_T4 STP_T3, A
+#define STP_T5 STP_T4, A
+#define STP_T6 STP_T5, A
+#define STP_T7 STP_T6, A
+#define STP_T8 STP_T7, A
+#define STP_T9 STP_T8, A
+#define STP_T10 STP_T9, A
+#define STP_T11 STP_T10, A
+#define STP_T12 STP_T11, A
+#define STP_T13 STP_T12, A
+#define STP_T14 STP_T13, A
+#define STP_T15 STP_T14, A
+#define STP_T16 STP_T15, A
+
+#define STP_SHORT_CASE(n) \
+  case n: ((void (*)(T STP_T##n))fn)(tok STP_A##n); break;
+#define STP_PAYLOAD_CASE(n) \
+  case n: ((void (*)(T, void *, size_t STP_T##n))fn)(tok, buf, nbytes STP_A##n); break;
+#define STP_ALL_CASES(X) \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
+
+static const char *const cat_name[] = {"Short", "Medium", "Long"};
+
+void stp_am_run(stp_token_t *token, gasnet_handler_t handler, int cat, const gasnet_handlerarg_t *a, int nargs,
+                void *buf, size_t nbytes) {
+  gasnet_handlerfn_t fn = stp.handler[handler];
+  T tok = (T)token;
+  if (STP_UNLIKELY(!fn))
+    stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u",
+              cat_name[cat], token->is_request ? "request" : "reply", (unsigned)token->src, (unsigned)handler,
+              (unsigned)stp.mynode);
+  stp.in_handler++;
+  if (cat == STP_AM_SHORT) {
+    switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: stp_fatal("AM with %d arguments", nargs); }
+  } else {
+    switch (nargs) { STP_ALL_CASES(STP_PAYLOAD_CASE) default: stp_fatal("AM with %d arguments", nargs); }
+  }
+  stp.in_handler--;
+}
+
+/* ------------------------------------------------------------------ */
+/* requests and replies                                                */
+/* ------------------------------------------------------------------ */
+#define STP_GET_ARGS(args, numargs, last, fn)                                              \
+  do {                                                                                     \
+    va_list _ap;                                                                           \
+    if (STP_UNLIKELY((unsigned)(numargs) > 16))                                            \
+      stp_fatal("%s: %d handler arguments, more than gasnet_AMMaxArgs() (16)", fn, numargs); \
+    va_start(_ap, last);                                                                   \
+    for (int _i = 0; _i < (numargs); _i++) (args)[_i] = (gasnet_handlerarg_t)va_arg(_ap, int); \
+    va_end(_ap);                                                                           \
+  } while (0)
+
+static inline void check_request(const char *fn, gasnet_node_t dest) {
+  STP_CHECK_ATTACHED(fn);
+  STP_CHECK_NOT_IN_HANDLER(fn);
+  STP_CHECK_NODE(fn, dest);
+  (void)fn;
+  (void)dest;
+}
+
+static inline void check_payload(const char *fn, size_t nbytes, size_t max, const char *maxname) {
+#if STP_CHECKS
+  if (STP_UNLIKELY(nbytes > max))
+    stp_fatal("%s: payload of %zu bytes exceeds %s() = %zu", fn, nbytes, maxname, max);
+#else
+  (void)fn; (void)nbytes; (void)max; (void)maxname;
+#endif
+}
+
+int stp_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  stp_am_t am = {STP_AM_SHORT, 0, handler, 0, args, NULL, 0, NULL};
+  check_request("gasnet_AMRequestShort", dest);
+  STP_GET_ARGS(args, numargs, numargs, "gasnet_AMRequestShort");
+  am.nargs = (uint8_t)numargs;
+  return stp_am_request(dest, &am);
+}
+
+int stp_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
+                         int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
+  check_request("gasnet_AMRequestMedium", dest);
+  check_payload("gasnet_AMRequestMedium", nbytes, stp.core->max_medium, "gasnet_AMMaxMedium");
+  STP_GET_ARGS(args, numargs, numargs, "gasnet_AMRequestMedium");
+  am.nargs = (uint8_t)numargs;
+  return stp_am_request(dest, &am);
+}
+
+int stp_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
+                       void *dest_addr, int async, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  const char *fn = async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong";
+  stp_am_t am = {STP_AM_LONG, (uint8_t)!!async, handler, 0, args, source_addr, nbytes, dest_addr};
+  check_request(fn, dest);
+  check_payload(fn, nbytes, stp.core->max_long_request, "gasnet_AMMaxLongRequest");
+  STP_CHECK_REMOTE(fn, dest, dest_addr, nbytes);
+  STP_GET_ARGS(args, numargs, numargs, fn);
+  am.nargs = (uint8_t)numargs;
+  return stp_am_request(dest, &am);
+}
+
+static inline stp_token_t *check_reply(const char *fn, gasnet_token_t token) {
+  stp_token_t *t = (stp_token_t *)token;
+#if STP_CHECKS
+  if (STP_UNLIKELY(!t || !stp.in_handler)) stp_fatal("%s: called outside a request handler", fn);
+  if (STP_UNLIKELY(!t->is_request)) stp_fatal("%s: called from a reply handler (reply handlers may not send)", fn);
+  if (STP_UNLIKELY(t->replied)) stp_fatal("%s: a request handler may reply only once", fn);
+#else
+  (void)fn;
+#endif
+  t->replied = 1;
+  return t;
+}
+
+int stp_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  stp_am_t am = {STP_AM_SHORT, 0, handler, 0, args, NULL, 0, NULL};
+  stp_token_t *t = check_reply("gasnet_AMReplyShort", token);
+  STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyShort");
+  am.nargs = (uint8_t)numargs;
+  return stp.core->reply(t, &am);
+}
+
+int stp_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
+                       int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
+  stp_token_t *t = check_reply("gasnet_AMReplyMedium", token);
+  check_payload("gasnet_AMReplyMedium", nbytes, stp.core->max_medium, "gasnet_AMMaxMedium");
+  STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyMedium");
+  am.nargs = (uint8_t)numargs;
+  return stp.core->reply(t, &am);
+}
+
+int stp_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
+                     void *dest_addr, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  stp_am_t am = {STP_AM_LONG, 0, handler, 0, args, source_addr, nbytes, dest_addr};
+  stp_token_t *t = check_reply("gasnet_AMReplyLong", token);
+  check_payload("gasnet_AMReplyLong", nbytes, stp.core->max_long_reply, "gasnet_AMMaxLongReply");
+  STP_CHECK_REMOTE("gasnet_AMReplyLong", t->src, dest_addr, nbytes);
+  STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyLong");
+  am.nargs = (uint8_t)numargs;
+  return stp.core->reply(t, &am);
+}
+
+/* ------------------------------------------------------------------ */
+/* queries and polling                                                 */
+/* ------------------------------------------------------------------ */
+size_t gasnet_AMMaxMedium(void) {
+  STP_CHECK_INITED("gasnet_AMMaxMedium");
+  return stp.core->max_medium;
+}
+
+size_t gasnet_AMMaxLongRequest(void) {
+  STP_CHECK_INITED("gasnet_AMMaxLongRequest");
+  return stp.core->max_long_request;
+}
+
+size_t gasnet_AMMaxLongReply(void) {
+  STP_CHECK_INITED("gasnet_AMMaxLongReply");
+  return stp.core->max_long_reply;
+}
+
+int gasnet_AMPoll(void) {
+  STP_CHECK_ATTACHED("gasnet_AMPoll");
+  STP_CHECK_NOT_IN_HANDLER("gasnet_AMPoll");
+  stp_poll();
+  return GASNET_OK;
+}
+
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex) {
+  stp_token_t *t = (stp_token_t *)token;
+  if (!t || !srcindex) return GASNET_ERR_BAD_ARG;
+  *srcindex = t->src;
+  return GASNET_OK;
+}

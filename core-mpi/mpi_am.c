@@ -1,0 +1,316 @@
+/*
+ * mpi_am.c -- the MPI Core: Active Messages over MPI two-sided.
+ *
+ * Wire format (one MPI message per AM, on a communicator of our own):
+ *   8-byte header {kind, handler, nargs, credits, nbytes}
+ *   [Long: 8-byte destination address]
+ *   nargs x 4-byte arguments, padded to 16 bytes when a payload follows
+ *   payload
+ * Requests travel with tag REQ, replies and credit returns with tag REP.
+ *
+ * Receiving: persistent receives are pre-posted into fixed buffers (reply
+ * buffers first in the request array, so one MPI_Testsome serves replies
+ * before requests); a Medium handler reads its payload in place, a Long
+ * payload is copied to its destination before the handler runs.
+ *
+ * Sending: the message is packed into a pooled send buffer and MPI_Isend
+ * returns at once, so every send returns at local completion; send requests
+ * share the array tested by the same MPI_Testsome, which reaps them.
+ *
+ * Flow control: a node may have at most `window` requests to a peer whose
+ * credit has not come back.  Every request's credit returns -- in the header
+ * of its reply, or, when the handler did not reply, batched into the header
+ * of any later message to that peer or into a credit-only message once half
+ * a window is owed.  So the traffic in flight to a node, and what MPI must
+ * buffer for it, is bounded by nodes x window messages whatever the client
+ * does.  A requester out of credits polls everything, running incoming
+ * request handlers, until its credits return; replies never wait for
+ * credits and never run request handlers, so replies cannot deadlock.
+ */
+#include "stp_internal.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+
+#define TAG_REQ 1
+#define TAG_REP 2
+#define KIND_CREDIT 3
+
+#define MAX_PAYLOAD 65536
+#define HDR_BYTES 8
+#define MAX_MSG (HDR_BYTES + 8 + 16 * 4 + 8 + MAX_PAYLOAD)
+#define SMALL_MSG 256
+
+typedef struct {
+  uint8_t kind;
+  uint8_t handler;
+  uint8_t nargs;
+  uint8_t credits;
+  uint32_t nbytes;
+} mhdr_t;
+
+typedef struct sbuf {
+  struct sbuf *next;
+  size_t cap;
+  uint64_t data[]; /* 8-byte aligned message */
+} sbuf_t;
+
+static struct {
+  MPI_Comm comm;
+  int nrep, nreq, nrecv;    /* pre-posted receives: [0,nrep) replies, [nrep,nrecv) requests */
+  int nslots, send_hi;      /* send slots [nrecv, nrecv+nslots); highest used + 1 */
+  MPI_Request *reqs;        /* receives, then send slots */
+  char **rbuf;
+  sbuf_t **sbuf;            /* per send slot */
+  int *free_slot, nfree;
+  int *idx;
+  MPI_Status *st;
+  uint8_t *credits;         /* per peer: requests we may still send */
+  uint8_t *owed;            /* per peer: credits we hold for it */
+  int window, thresh;
+  sbuf_t *pool_small, *pool_large;
+} m;
+
+/* ------------------------------------------------------------------ */
+/* send buffers and slots                                              */
+/* ------------------------------------------------------------------ */
+static sbuf_t *sbuf_get(size_t len) {
+  sbuf_t **pool = len <= SMALL_MSG ? &m.pool_small : &m.pool_large;
+  sbuf_t *b = *pool;
+  if (STP_LIKELY(b)) {
+    *pool = b->next;
+    return b;
+  }
+  size_t cap = len <= SMALL_MSG ? SMALL_MSG : MAX_MSG;
+  b = malloc(sizeof(sbuf_t) + cap);
+  if (!b) stp_fatal("AM send: out of memory for a %zu-byte send buffer", cap);
+  b->cap = cap;
+  return b;
+}
+
+static void sbuf_put(sbuf_t *b) {
+  sbuf_t **pool = b->cap == SMALL_MSG ? &m.pool_small : &m.pool_large;
+  b->next = *pool;
+  *pool = b;
+}
+
+static void grow_slots(void) {
+  int old = m.nslots, n = old ? 2 * old : 64;
+  m.reqs = realloc(m.reqs, (size_t)(m.nrecv + n) * sizeof(*m.reqs));
+  m.sbuf = realloc(m.sbuf, (size_t)n * sizeof(*m.sbuf));
+  m.free_slot = realloc(m.free_slot, (size_t)n * sizeof(*m.free_slot));
+  m.idx = realloc(m.idx, (size_t)(m.nrecv + n) * sizeof(*m.idx));
+  m.st = realloc(m.st, (size_t)(m.nrecv + n) * sizeof(*m.st));
+  if (!m.reqs || !m.sbuf || !m.free_slot || !m.idx || !m.st) stp_fatal("AM send: out of memory for send slots");
+  for (int i = n - 1; i >= old; i--) {
+    m.reqs[m.nrecv + i] = MPI_REQUEST_NULL;
+    m.sbuf[i] = NULL;
+    m.free_slot[m.nfree++] = i;
+  }
+  m.nslots = n;
+}
+
+static void send_done(int slot) {
+  sbuf_put(m.sbuf[slot]);
+  m.sbuf[slot] = NULL;
+  m.free_slot[m.nfree++] = slot;
+  while (m.send_hi > 0 && !m.sbuf[m.send_hi - 1]) m.send_hi--;
+}
+
+static void send_msg(gasnet_node_t dest, int tag, sbuf_t *b, size_t len) {
+  int slot;
+  if (STP_UNLIKELY(!m.nfree)) grow_slots();
+  slot = m.free_slot[--m.nfree];
+  m.sbuf[slot] = b;
+  if (slot >= m.send_hi) m.send_hi = slot + 1;
+  MPI_Isend(b->data, (int)len, MPI_BYTE, (int)dest, tag, m.comm, &m.reqs[m.nrecv + slot]);
+}
+
+/* ------------------------------------------------------------------ */
+/* packing                                                             */
+/* ------------------------------------------------------------------ */
+static inline size_t args_end(int kind, int nargs) {
+  return HDR_BYTES + (kind == STP_AM_LONG ? 8 : 0) + 4 * (size_t)nargs;
+}
+
+static inline size_t payload_off(int kind, int nargs) { return STP_ALIGN_UP(args_end(kind, nargs), 16); }
+
+static inline uint8_t take_owed(gasnet_node_t peer, int extra) {
+  uint8_t c = (uint8_t)(m.owed[peer] + extra);
+  m.owed[peer] = 0;
+  return c;
+}
+
+static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am, int extra_credit) {
+  size_t off = am->cat == STP_AM_SHORT ? args_end(STP_AM_SHORT, am->nargs) : payload_off(am->cat, am->nargs);
+  size_t len = off + am->nbytes;
+  sbuf_t *b = sbuf_get(len);
+  char *p = (char *)b->data;
+  mhdr_t *h = (mhdr_t *)p;
+  h->kind = am->cat;
+  h->handler = am->handler;
+  h->nargs = am->nargs;
+  h->credits = take_owed(dest, extra_credit);
+  h->nbytes = (uint32_t)am->nbytes;
+  p += HDR_BYTES;
+  if (am->cat == STP_AM_LONG) {
+    uint64_t dst = (uint64_t)(uintptr_t)am->dst;
+    memcpy(p, &dst, 8);
+    p += 8;
+  }
+  memcpy(p, am->args, 4 * (size_t)am->nargs);
+  if (am->nbytes) memcpy((char *)b->data + off, am->src, am->nbytes);
+  send_msg(dest, tag, b, len);
+}
+
+static void send_credits(gasnet_node_t dest) {
+  sbuf_t *b = sbuf_get(HDR_BYTES);
+  mhdr_t *h = (mhdr_t *)b->data;
+  h->kind = KIND_CREDIT;
+  h->handler = 0;
+  h->nargs = 0;
+  h->credits = take_owed(dest, 0);
+  h->nbytes = 0;
+  send_msg(dest, TAG_REP, b, HDR_BYTES);
+}
+
+/* ------------------------------------------------------------------ */
+/* receiving                                                           */
+/* ------------------------------------------------------------------ */
+static void handle_msg(int k, const MPI_Status *st) {
+  char *p = m.rbuf[k];
+  mhdr_t h;
+  gasnet_node_t src = (gasnet_node_t)st->MPI_SOURCE;
+  stp_token_t tok;
+  void *buf;
+  const char *argp = p + HDR_BYTES;
+  gasnet_handlerarg_t args[16];
+
+  memcpy(&h, p, sizeof(h));
+  m.credits[src] = (uint8_t)(m.credits[src] + h.credits);
+  if (h.kind == KIND_CREDIT) return;
+
+  buf = p + payload_off(h.kind, h.nargs);
+  if (h.kind == STP_AM_LONG) {
+    uint64_t dst;
+    memcpy(&dst, argp, 8);
+    argp += 8;
+    buf = (void *)(uintptr_t)dst;
+#if STP_CHECKS
+    {
+      uintptr_t a = (uintptr_t)buf, base = (uintptr_t)stp.seg[stp.mynode].addr, sz = stp.seg[stp.mynode].size;
+      if (h.nbytes && (a < base || h.nbytes > sz || a - base > sz - h.nbytes))
+        stp_fatal("AM Long from node %u: destination [%p, +%u) is outside this node's segment", (unsigned)src, buf,
+                  (unsigned)h.nbytes);
+    }
+#endif
+    if (h.nbytes) memcpy(buf, p + payload_off(h.kind, h.nargs), h.nbytes);
+  }
+  memcpy(args, argp, 4 * (size_t)h.nargs);
+
+  tok.src = src;
+  tok.is_request = k >= m.nrep;
+  tok.replied = 0;
+  tok.core = NULL;
+  stp_am_run(&tok, h.handler, h.kind, args, h.nargs, buf, h.nbytes);
+  if (tok.is_request && !tok.replied && ++m.owed[src] >= m.thresh) send_credits(src);
+}
+
+static int mpi_poll(void) {
+  int n = 0, handled = 0;
+  MPI_Testsome(m.nrecv + m.send_hi, m.reqs, &n, m.idx, m.st);
+  if (n == MPI_UNDEFINED) return 0;
+  for (int i = 0; i < n; i++) {
+    int k = m.idx[i];
+    if (k >= m.nrecv) {
+      send_done(k - m.nrecv);
+      continue;
+    }
+    handle_msg(k, &m.st[i]);
+    MPI_Start(&m.reqs[k]);
+    handled++;
+  }
+  return handled;
+}
+
+/* ------------------------------------------------------------------ */
+/* requests and replies                                                */
+/* ------------------------------------------------------------------ */
+static int mpi_request(gasnet_node_t dest, const stp_am_t *am) {
+  if (STP_UNLIKELY(!m.credits[dest])) {
+    unsigned spins = 0;
+    while (!m.credits[dest]) stp_wait_step(&spins);
+  }
+  m.credits[dest]--;
+  send_am(dest, TAG_REQ, am, 0);
+  return GASNET_OK;
+}
+
+static int mpi_reply(stp_token_t *token, const stp_am_t *am) {
+  send_am(token->src, TAG_REP, am, 1);
+  return GASNET_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* setup and teardown                                                  */
+/* ------------------------------------------------------------------ */
+static int mpi_attach(void) {
+  uint64_t w = stp_env_u64("STAGEPORT_AM_CREDITS", 0);
+  if (!w) w = STP_MIN(64, 16384 / (stp.nodes ? stp.nodes : 1)); /* bound nodes x window x 64 KiB */
+  if (w < 2) w = 2;
+  if (w > 255) stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": at most 255", w);
+  m.window = (int)w;
+  m.thresh = m.window / 2;
+  m.nrep = (int)stp_env_u64("STAGEPORT_MPI_RECV_REPLY", 16);
+  m.nreq = (int)stp_env_u64("STAGEPORT_MPI_RECV_REQUEST", 32);
+  if (m.nrep < 1 || m.nreq < 1) stp_fatal("STAGEPORT_MPI_RECV_*: need at least one pre-posted receive of each kind");
+  m.nrecv = m.nrep + m.nreq;
+
+  MPI_Comm_dup(MPI_COMM_WORLD, &m.comm);
+  m.credits = malloc(stp.nodes);
+  m.owed = calloc(stp.nodes, 1);
+  m.rbuf = malloc((size_t)m.nrecv * sizeof(*m.rbuf));
+  if (!m.credits || !m.owed || !m.rbuf) stp_fatal("gasnet_attach: out of memory");
+  memset(m.credits, m.window, stp.nodes);
+  grow_slots();
+  for (int i = 0; i < m.nrecv; i++) {
+    if (posix_memalign((void **)&m.rbuf[i], 64, MAX_MSG)) stp_fatal("gasnet_attach: out of memory");
+    MPI_Recv_init(m.rbuf[i], MAX_MSG, MPI_BYTE, MPI_ANY_SOURCE, i < m.nrep ? TAG_REP : TAG_REQ, m.comm, &m.reqs[i]);
+  }
+  MPI_Startall(m.nrecv, m.reqs);
+  return GASNET_OK;
+}
+
+static void mpi_detach(void) {
+  /* Every peer has agreed to exit: nothing more will be handled.  Withdraw
+   * the receives; give sends a moment to drain (they are local copies). */
+  for (int i = 0; i < m.nrecv; i++) {
+    MPI_Cancel(&m.reqs[i]);
+    MPI_Wait(&m.reqs[i], MPI_STATUS_IGNORE);
+    MPI_Request_free(&m.reqs[i]);
+    free(m.rbuf[i]);
+  }
+  for (int s = 0; s < m.send_hi; s++) {
+    MPI_Request *r = &m.reqs[m.nrecv + s];
+    int flag = 0;
+    if (*r == MPI_REQUEST_NULL) continue;
+    MPI_Test(r, &flag, MPI_STATUS_IGNORE);
+    if (!flag) {
+      MPI_Cancel(r);
+      MPI_Request_free(r);
+    }
+  }
+  MPI_Comm_free(&m.comm);
+}
+
+const stp_core_ops_t stp_core_mpi_ops = {
+    .name = "mpi",
+    .attach = mpi_attach,
+    .detach = mpi_detach,
+    .max_medium = MAX_PAYLOAD,
+    .max_long_request = MAX_PAYLOAD,
+    .max_long_reply = MAX_PAYLOAD,
+    .request = mpi_request,
+    .reply = mpi_reply,
+    .poll = mpi_poll,
+};
