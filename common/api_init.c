@@ -184,10 +184,16 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   rc = register_client_handlers(table, numentries);
   if (rc != GASNET_OK) return rc;
   register_internal(stp_barrier_handlers, stp_barrier_nhandlers);
+  register_internal(stp_ext_ref_ops.handlers, stp_ext_ref_ops.nhandlers); /* the AM fallbacks */
   register_internal(stp.ext->handlers, stp.ext->nhandlers);
 
   if (segsize > stp.max_local_seg) segsize = stp.max_local_seg;
-  if (segsize) {
+  if (stp.ext->segment_alloc) {
+    rc = stp.ext->segment_alloc(segsize, &mine.addr);
+    if (rc != GASNET_OK) return rc;
+    if (mine.addr) mine.size = segsize;
+  }
+  if (segsize && !mine.addr) {
     void *p = mmap(NULL, segsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
       fprintf(stderr, "stageport: node %u: gasnet_attach: cannot map a %" PRIuPTR "-byte segment\n",

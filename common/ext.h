@@ -51,6 +51,12 @@ typedef struct stp_ext_ops {
   const char *name;
 
   /* setup and teardown ------------------------------------------------ */
+  /* Before the segment table exists: open the network and, if the backend
+   * needs the segment in memory of its own (e.g. UCX-allocated shared memory
+   * that peers reach with plain stores), allocate size bytes and set *base.
+   * Leaving *base NULL (or a NULL slot) lets the API layer map ordinary
+   * memory.  Called on every node, also when size is 0. */
+  int (*segment_alloc)(uintptr_t size, void **base);
   int (*attach)(void);  /* after the Core attached; before the attach barrier */
   void (*detach)(void); /* at exit; must not wait for peers */
 
@@ -69,5 +75,10 @@ typedef struct stp_ext_ops {
 } stp_ext_ops_t;
 
 extern const stp_ext_ops_t stp_ext_ref_ops;
+extern const stp_ext_ops_t stp_ext_ucx_ops;
+
+/* ext-ref's memset as one AM; its handlers are registered in every stage,
+ * so any backend without a native remote memset uses this. */
+void stp_ext_ref_memset(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t n);
 
 #endif /* STP_EXT_H */

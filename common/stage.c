@@ -15,6 +15,10 @@
 const stp_stage_t stp_stages[] = {
     {"mpi", &stp_core_mpi_ops, &stp_ext_ref_ops, "copies through AMs",
      "MPI Core + reference Extended API over AMs (the mpi-conduit baseline)"},
+#if HAVE_UCX
+    {"ucx", &stp_core_mpi_ops, &stp_ext_ucx_ops, "UCX's own (copies or registers)",
+     "MPI Core + Put/Get as UCX one-sided RMA into a UCX-allocated segment"},
+#endif
 };
 const int stp_nstages = (int)(sizeof(stp_stages) / sizeof(stp_stages[0]));
 

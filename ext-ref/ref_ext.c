@@ -102,7 +102,7 @@ static void ref_get(stp_op_t *op, void *dst, gasnet_node_t node, const void *src
   }
 }
 
-static void ref_memset(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t n) {
+void stp_ext_ref_memset(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t n) {
   gasnet_handlerarg_t args[7] = {STP_ARG_LO(dst), STP_ARG_HI(dst), val, STP_ARG_LO(n), STP_ARG_HI(n),
                                  STP_ARG_LO(op), STP_ARG_HI(op)};
   stp_am_t am = {STP_AM_SHORT, 0, STP_H_REF_MEMSET, 7, args, NULL, 0, NULL};
@@ -116,5 +116,5 @@ const stp_ext_ops_t stp_ext_ref_ops = {
     .nhandlers = (int)(sizeof(ref_handlers) / sizeof(ref_handlers[0])),
     .put = ref_put,
     .get = ref_get,
-    .memset = ref_memset,
+    .memset = stp_ext_ref_memset,
 };
