@@ -8,14 +8,19 @@
  *   payload
  * Requests travel with tag REQ, replies and credit returns with tag REP.
  *
- * Receiving: persistent receives are pre-posted into fixed buffers (reply
- * buffers first in the request array, so one MPI_Testsome serves replies
- * before requests); a Medium handler reads its payload in place, a Long
- * payload is copied to its destination before the handler runs.
+ * Receiving: persistent receives are pre-posted into fixed buffers, one ring
+ * for replies and one for requests.  All receives of a ring are identical
+ * wildcards, and MPI matches a message to the earliest posted receive that
+ * fits, so a ring's receives are filled in posting order: a poll only needs
+ * to test the head of each ring -- one MPI_Testsome over two requests,
+ * however deep the rings are -- then drains the ring while its next head is
+ * complete, re-posting each receive at the tail.  Replies are served before
+ * requests.  A Medium handler reads its payload in place; a Long payload is
+ * copied to its destination before the handler runs.
  *
  * Sending: the message is packed into a pooled send buffer and MPI_Isend
- * returns at once, so every send returns at local completion; send requests
- * share the array tested by the same MPI_Testsome, which reaps them.
+ * returns at once, so every send returns at local completion.  Finished
+ * sends are reaped in batches (MPI progress does not need us to test them).
  *
  * Flow control: a node may have at most `window` requests to a peer whose
  * credit has not come back.  Every request's credit returns -- in the header
@@ -37,6 +42,8 @@
 #define KIND_CREDIT 3
 
 #define MAX_PAYLOAD 65536
+#define DRAIN_MAX 16  /* messages handled per ring per poll */
+#define REAP_AT 32    /* reap finished sends once this many are in flight */
 #define HDR_BYTES 8
 #define MAX_MSG (HDR_BYTES + 8 + 16 * 4 + 8 + MAX_PAYLOAD)
 #define SMALL_MSG 256
@@ -55,16 +62,21 @@ typedef struct sbuf {
   uint64_t data[]; /* 8-byte aligned message */
 } sbuf_t;
 
+/* a ring of identical pre-posted persistent receives */
+typedef struct {
+  MPI_Request *req;
+  char **buf;
+  int n, head, is_request;
+} rring_t;
+
 static struct {
   MPI_Comm comm;
-  int nrep, nreq, nrecv;    /* pre-posted receives: [0,nrep) replies, [nrep,nrecv) requests */
-  int nslots, send_hi;      /* send slots [nrecv, nrecv+nslots); highest used + 1 */
-  MPI_Request *reqs;        /* receives, then send slots */
-  char **rbuf;
+  rring_t rep, req;         /* pre-posted receives */
+  int nslots, send_hi, nsend; /* send slots; highest used + 1; in flight */
+  MPI_Request *sreq;        /* per send slot */
   sbuf_t **sbuf;            /* per send slot */
   int *free_slot, nfree;
   int *idx;
-  MPI_Status *st;
   uint8_t *credits;         /* per peer: requests we may still send */
   uint8_t *owed;            /* per peer: credits we hold for it */
   int window, thresh;
@@ -96,34 +108,43 @@ static void sbuf_put(sbuf_t *b) {
 
 static void grow_slots(void) {
   int old = m.nslots, n = old ? 2 * old : 64;
-  m.reqs = realloc(m.reqs, (size_t)(m.nrecv + n) * sizeof(*m.reqs));
+  m.sreq = realloc(m.sreq, (size_t)n * sizeof(*m.sreq));
   m.sbuf = realloc(m.sbuf, (size_t)n * sizeof(*m.sbuf));
   m.free_slot = realloc(m.free_slot, (size_t)n * sizeof(*m.free_slot));
-  m.idx = realloc(m.idx, (size_t)(m.nrecv + n) * sizeof(*m.idx));
-  m.st = realloc(m.st, (size_t)(m.nrecv + n) * sizeof(*m.st));
-  if (!m.reqs || !m.sbuf || !m.free_slot || !m.idx || !m.st) stp_fatal("AM send: out of memory for send slots");
+  m.idx = realloc(m.idx, (size_t)n * sizeof(*m.idx));
+  if (!m.sreq || !m.sbuf || !m.free_slot || !m.idx) stp_fatal("AM send: out of memory for send slots");
   for (int i = n - 1; i >= old; i--) {
-    m.reqs[m.nrecv + i] = MPI_REQUEST_NULL;
+    m.sreq[i] = MPI_REQUEST_NULL;
     m.sbuf[i] = NULL;
     m.free_slot[m.nfree++] = i;
   }
   m.nslots = n;
 }
 
-static void send_done(int slot) {
-  sbuf_put(m.sbuf[slot]);
-  m.sbuf[slot] = NULL;
-  m.free_slot[m.nfree++] = slot;
+/* Return the buffers of sends that have finished. */
+static void reap_sends(void) {
+  int n = 0;
+  MPI_Testsome(m.send_hi, m.sreq, &n, m.idx, MPI_STATUSES_IGNORE);
+  if (n == MPI_UNDEFINED) return;
+  for (int i = 0; i < n; i++) {
+    int slot = m.idx[i];
+    sbuf_put(m.sbuf[slot]);
+    m.sbuf[slot] = NULL;
+    m.free_slot[m.nfree++] = slot;
+  }
+  m.nsend -= n;
   while (m.send_hi > 0 && !m.sbuf[m.send_hi - 1]) m.send_hi--;
 }
 
 static void send_msg(gasnet_node_t dest, int tag, sbuf_t *b, size_t len) {
   int slot;
+  if (STP_UNLIKELY(m.nsend >= REAP_AT)) reap_sends();
   if (STP_UNLIKELY(!m.nfree)) grow_slots();
   slot = m.free_slot[--m.nfree];
   m.sbuf[slot] = b;
+  m.nsend++;
   if (slot >= m.send_hi) m.send_hi = slot + 1;
-  MPI_Isend(b->data, (int)len, MPI_BYTE, (int)dest, tag, m.comm, &m.reqs[m.nrecv + slot]);
+  MPI_Isend(b->data, (int)len, MPI_BYTE, (int)dest, tag, m.comm, &m.sreq[slot]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -177,8 +198,7 @@ static void send_credits(gasnet_node_t dest) {
 /* ------------------------------------------------------------------ */
 /* receiving                                                           */
 /* ------------------------------------------------------------------ */
-static void handle_msg(int k, const MPI_Status *st) {
-  char *p = m.rbuf[k];
+static void handle_msg(char *p, int is_request, const MPI_Status *st) {
   mhdr_t h;
   gasnet_node_t src = (gasnet_node_t)st->MPI_SOURCE;
   stp_token_t tok;
@@ -209,27 +229,36 @@ static void handle_msg(int k, const MPI_Status *st) {
   memcpy(args, argp, 4 * (size_t)h.nargs);
 
   tok.src = src;
-  tok.is_request = k >= m.nrep;
+  tok.is_request = (uint8_t)is_request;
   tok.replied = 0;
   tok.core = NULL;
   stp_am_run(&tok, h.handler, h.kind, args, h.nargs, buf, h.nbytes);
   if (tok.is_request && !tok.replied && ++m.owed[src] >= m.thresh) send_credits(src);
 }
 
-static int mpi_poll(void) {
-  int n = 0, handled = 0;
-  MPI_Testsome(m.nrecv + m.send_hi, m.reqs, &n, m.idx, m.st);
-  if (n == MPI_UNDEFINED) return 0;
-  for (int i = 0; i < n; i++) {
-    int k = m.idx[i];
-    if (k >= m.nrecv) {
-      send_done(k - m.nrecv);
-      continue;
-    }
-    handle_msg(k, &m.st[i]);
-    MPI_Start(&m.reqs[k]);
-    handled++;
+/* Handle the completed head of a ring, then its successors while they are
+ * complete (at most DRAIN_MAX). */
+static int drain(rring_t *r, const MPI_Status *first) {
+  MPI_Status st = *first;
+  int handled = 0, done = 1;
+  while (done) {
+    int k = r->head;
+    r->head = k + 1 == r->n ? 0 : k + 1;
+    handle_msg(r->buf[k], r->is_request, &st);
+    MPI_Start(&r->req[k]);
+    if (++handled == DRAIN_MAX) break;
+    MPI_Test(&r->req[r->head], &done, &st);
   }
+  return handled;
+}
+
+static int mpi_poll(void) {
+  MPI_Request heads[2] = {m.rep.req[m.rep.head], m.req.req[m.req.head]};
+  MPI_Status st[2];
+  int idx[2], n = 0, handled = 0;
+  MPI_Testsome(2, heads, &n, idx, st);
+  if (n == MPI_UNDEFINED || n == 0) return 0;
+  for (int i = 0; i < n; i++) handled += drain(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
   return handled;
 }
 
@@ -254,6 +283,32 @@ static int mpi_reply(stp_token_t *token, const stp_am_t *am) {
 /* ------------------------------------------------------------------ */
 /* setup and teardown                                                  */
 /* ------------------------------------------------------------------ */
+static void ring_open(rring_t *r, int n, int tag, int is_request) {
+  if (n < 1 || n > 4096) stp_fatal("STAGEPORT_MPI_RECV_%s=%d: use 1..4096 pre-posted receives", is_request ? "REQUEST" : "REPLY", n);
+  r->n = n;
+  r->head = 0;
+  r->is_request = is_request;
+  r->req = malloc((size_t)n * sizeof(*r->req));
+  r->buf = malloc((size_t)n * sizeof(*r->buf));
+  if (!r->req || !r->buf) stp_fatal("gasnet_attach: out of memory");
+  for (int i = 0; i < n; i++) {
+    if (posix_memalign((void **)&r->buf[i], 64, MAX_MSG)) stp_fatal("gasnet_attach: out of memory");
+    MPI_Recv_init(r->buf[i], MAX_MSG, MPI_BYTE, MPI_ANY_SOURCE, tag, m.comm, &r->req[i]);
+  }
+  MPI_Startall(n, r->req);
+}
+
+static void ring_close(rring_t *r) {
+  for (int i = 0; i < r->n; i++) {
+    MPI_Cancel(&r->req[i]);
+    MPI_Wait(&r->req[i], MPI_STATUS_IGNORE);
+    MPI_Request_free(&r->req[i]);
+    free(r->buf[i]);
+  }
+  free(r->req);
+  free(r->buf);
+}
+
 static int mpi_attach(void) {
   uint64_t w = stp_env_u64("STAGEPORT_AM_CREDITS", 0);
   if (!w) w = STP_MIN(64, 16384 / (stp.nodes ? stp.nodes : 1)); /* bound nodes x window x 64 KiB */
@@ -261,37 +316,24 @@ static int mpi_attach(void) {
   if (w > 255) stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": at most 255", w);
   m.window = (int)w;
   m.thresh = m.window / 2;
-  m.nrep = (int)stp_env_u64("STAGEPORT_MPI_RECV_REPLY", 16);
-  m.nreq = (int)stp_env_u64("STAGEPORT_MPI_RECV_REQUEST", 32);
-  if (m.nrep < 1 || m.nreq < 1) stp_fatal("STAGEPORT_MPI_RECV_*: need at least one pre-posted receive of each kind");
-  m.nrecv = m.nrep + m.nreq;
-
   MPI_Comm_dup(MPI_COMM_WORLD, &m.comm);
   m.credits = malloc(stp.nodes);
   m.owed = calloc(stp.nodes, 1);
-  m.rbuf = malloc((size_t)m.nrecv * sizeof(*m.rbuf));
-  if (!m.credits || !m.owed || !m.rbuf) stp_fatal("gasnet_attach: out of memory");
+  if (!m.credits || !m.owed) stp_fatal("gasnet_attach: out of memory");
   memset(m.credits, m.window, stp.nodes);
   grow_slots();
-  for (int i = 0; i < m.nrecv; i++) {
-    if (posix_memalign((void **)&m.rbuf[i], 64, MAX_MSG)) stp_fatal("gasnet_attach: out of memory");
-    MPI_Recv_init(m.rbuf[i], MAX_MSG, MPI_BYTE, MPI_ANY_SOURCE, i < m.nrep ? TAG_REP : TAG_REQ, m.comm, &m.reqs[i]);
-  }
-  MPI_Startall(m.nrecv, m.reqs);
+  ring_open(&m.rep, (int)stp_env_u64("STAGEPORT_MPI_RECV_REPLY", 16), TAG_REP, 0);
+  ring_open(&m.req, (int)stp_env_u64("STAGEPORT_MPI_RECV_REQUEST", 32), TAG_REQ, 1);
   return GASNET_OK;
 }
 
 static void mpi_detach(void) {
   /* Every peer has agreed to exit: nothing more will be handled.  Withdraw
    * the receives; give sends a moment to drain (they are local copies). */
-  for (int i = 0; i < m.nrecv; i++) {
-    MPI_Cancel(&m.reqs[i]);
-    MPI_Wait(&m.reqs[i], MPI_STATUS_IGNORE);
-    MPI_Request_free(&m.reqs[i]);
-    free(m.rbuf[i]);
-  }
+  ring_close(&m.rep);
+  ring_close(&m.req);
   for (int s = 0; s < m.send_hi; s++) {
-    MPI_Request *r = &m.reqs[m.nrecv + s];
+    MPI_Request *r = &m.sreq[s];
     int flag = 0;
     if (*r == MPI_REQUEST_NULL) continue;
     MPI_Test(r, &flag, MPI_STATUS_IGNORE);
