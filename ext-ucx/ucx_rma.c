@@ -29,6 +29,7 @@ static struct {
   stp_ucx_region_t seg;
   stp_ucx_remote_t *rseg;
   size_t bitmap_words;
+  uint64_t *spare; /* one recycled dirty bitmap: no malloc per multi-node sync */
 } x;
 
 static void boot_allgather(void *ctx, const void *mine, void *all, size_t len) {
@@ -63,6 +64,8 @@ static void ucx_detach(void) {
   stp_ucx_remote_release(&x.u, x.rseg);
   free(x.rseg);
   x.rseg = NULL;
+  free(x.spare);
+  x.spare = NULL;
   if (x.seg.memh) stp_ucx_region_unmap(&x.u, &x.seg);
   stp_ucx_close(&x.u);
 }
@@ -99,8 +102,10 @@ static void mark_dirty(stp_op_t *op, gasnet_node_t node) {
   }
   if (op->ext[0] != DIRTY_MANY) { /* second node: switch to a bitmap */
     gasnet_node_t first = (gasnet_node_t)(op->ext[0] - 1);
-    bits = calloc(x.bitmap_words, sizeof(uint64_t));
+    bits = x.spare ? x.spare : malloc(x.bitmap_words * sizeof(uint64_t));
     if (!bits) stp_fatal("ucx stage: out of memory");
+    x.spare = NULL;
+    memset(bits, 0, x.bitmap_words * sizeof(uint64_t));
     bits[first / 64] |= 1ull << (first % 64);
     op->ext[0] = DIRTY_MANY;
     op->ext[1] = (uint64_t)(uintptr_t)bits;
@@ -132,8 +137,9 @@ static void ucx_sync(stp_op_t *op) {
   uint64_t *bits = (uint64_t *)(uintptr_t)op->ext[1];
   for (size_t w = 0; w < x.bitmap_words; w++)
     for (uint64_t b = bits[w]; b; b &= b - 1) flush_node(op, (gasnet_node_t)(w * 64 + (unsigned)__builtin_ctzll(b)));
-  free(bits);
   op->ext[1] = 0;
+  if (x.spare) free(bits);
+  else x.spare = bits;
 }
 
 /* ------------------------------------------------------------------ */
