@@ -1,0 +1,345 @@
+/*
+ * badinput.c -- invalid calls that the library must turn into a fatal error
+ * naming the call and the bad value, ending the whole job with a non-zero
+ * status and without a hang.
+ *
+ * Usage: mpirun -np 2 badinput MODE      (badinput --list: the modes)
+ *
+ * Before the bad call, the node that makes it prints lines
+ *     EXPECT sub <text>     (the text must appear, any case)
+ *     EXPECT word <text>    (the text must appear as a whole word)
+ * and run-suite.sh requires one output line (other than EXPECT lines) that
+ * contains all of them.  The other nodes wait in a barrier (or in
+ * gasnet_attach): the fatal error must end them too.
+ *
+ * This test is specific to stageport (it calls stp_AMRequestShortM with 17
+ * arguments, which gasnet.h declares).
+ */
+#include <gasnet.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the table's function type (gasnet_handlerfn_t is not in GASNet-1) */
+typedef __typeof__(((gasnet_handlerentry_t *)0)->fnptr) handlerfn_t;
+
+static gasnet_node_t me, nodes;
+static gasnet_seginfo_t seg[64];
+static char buf[1 << 16];
+static int g_argc;
+static char **g_argv;
+
+static void expect(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void expect(const char *kind, const char *fmt, ...) {
+  va_list ap;
+  printf("EXPECT %s ", kind);
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  printf("\n");
+  fflush(stdout);
+}
+/* addresses as the library may print them: hex digits, any case, with or
+ * without 0x and leading zeros: matched as a substring of the digits */
+static void expect_addr(const void *p) { expect("sub", "%" PRIxPTR, (uintptr_t)p); }
+
+/* Wait in a barrier, then keep polling: only the fatal error may end the
+ * job.  (The barrier can complete when the node making the bad call had
+ * notified before it, e.g. when the bad call is made by a handler.) */
+static void wait_forever(void) {
+  static volatile int never = 0;
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  GASNET_BLOCKUNTIL(never);
+}
+
+/* ------------------------------------------------------------------ */
+/* handlers                                                            */
+/* ------------------------------------------------------------------ */
+enum { H_REQ = 200, H_MEDLONG = 201, H_REP = 202, H_REPLY_TWICE = 203, H_REQ_IN_HANDLER = 204, H_PUT_IN_HANDLER = 205,
+       H_REPLY_MEDIUM_BIG = 206 };
+static void h_req(gasnet_token_t t) { (void)t; }
+static void h_medlong(gasnet_token_t t, void *b, size_t n) { (void)t, (void)b, (void)n; }
+static void h_rep(gasnet_token_t t) { (void)t; }
+static void h_reply_twice(gasnet_token_t t) {
+  expect("sub", "AMReplyShort");
+  gasnet_AMReplyShort0(t, H_REP);
+  gasnet_AMReplyShort0(t, H_REP);
+}
+static void h_req_in_handler(gasnet_token_t t) {
+  (void)t;
+  expect("sub", "AMRequestShort");
+  expect("sub", "handler");
+  gasnet_AMRequestShort0(0, H_REQ);
+}
+static void h_put_in_handler(gasnet_token_t t) {
+  (void)t;
+  expect("sub", "gasnet_put");
+  expect("sub", "handler");
+  gasnet_put(0, seg[0].addr, buf, 8);
+}
+static void h_reply_medium_big(gasnet_token_t t) {
+  size_t n = gasnet_AMMaxMedium() + 1;
+  char *b = malloc(n);
+  expect("sub", "AMReplyMedium");
+  expect("word", "%zu", n);
+  gasnet_AMReplyMedium0(t, H_MEDLONG, b, n);
+}
+static gasnet_handlerentry_t table[] = {
+    {H_REQ, (handlerfn_t)h_req},
+    {H_MEDLONG, (handlerfn_t)h_medlong},
+    {H_REP, (handlerfn_t)h_rep},
+    {H_REPLY_TWICE, (handlerfn_t)h_reply_twice},
+    {H_REQ_IN_HANDLER, (handlerfn_t)h_req_in_handler},
+    {H_PUT_IN_HANDLER, (handlerfn_t)h_put_in_handler},
+    {H_REPLY_MEDIUM_BIG, (handlerfn_t)h_reply_medium_big},
+};
+
+/* ------------------------------------------------------------------ */
+/* modes                                                               */
+/* ------------------------------------------------------------------ */
+enum { BEFORE_INIT, AFTER_INIT, AFTER_ATTACH };
+typedef struct {
+  const char *name;
+  int stage;
+  void (*bad)(void); /* run by node `who`; the others wait */
+  int who;           /* -1: every node */
+  const char *about;
+} mode_t_;
+
+static uint8_t *seg_end(gasnet_node_t n) { return (uint8_t *)seg[n].addr + seg[n].size; }
+
+static void m_node_range(void) {
+  expect("sub", "gasnet_put");
+  expect("word", "%u", (unsigned)nodes);
+  gasnet_put(nodes, seg[0].addr, buf, 8);
+}
+static void m_node_range_get(void) {
+  expect("sub", "gasnet_get_nb");
+  expect("word", "%u", (unsigned)nodes + 5);
+  gasnet_handle_t h = gasnet_get_nb(buf, nodes + 5, seg[0].addr, 8);
+  gasnet_wait_syncnb(h);
+}
+static void m_node_range_am(void) {
+  expect("sub", "AMRequestShort");
+  expect("word", "%u", (unsigned)nodes);
+  gasnet_AMRequestShort0(nodes, H_REQ);
+}
+static void m_seg_beyond(void) {
+  uint8_t *p = seg_end(0);
+  expect("sub", "gasnet_put");
+  expect_addr(p);
+  gasnet_put(0, p, buf, 8);
+}
+static void m_seg_before(void) {
+  uint8_t *p = (uint8_t *)seg[0].addr - 8;
+  expect("sub", "gasnet_get");
+  expect_addr(p);
+  gasnet_get(buf, 0, p, 8);
+}
+static void m_seg_straddle(void) {
+  uint8_t *p = seg_end(1) - 4;
+  expect("sub", "gasnet_put_bulk");
+  expect_addr(p);
+  gasnet_put_bulk(1, p, buf, 8);
+}
+static void m_seg_straddle_memset(void) {
+  uint8_t *p = seg_end(1) - 100;
+  expect("sub", "gasnet_memset_nbi");
+  expect_addr(p);
+  gasnet_memset_nbi(1, p, 0, 200);
+  gasnet_wait_syncnbi_puts();
+}
+static void m_long_dest_range(void) {
+  uint8_t *p = seg_end(1) - 32;
+  expect("sub", "AMRequestLong");
+  expect_addr(p);
+  gasnet_AMRequestLong0(1, H_MEDLONG, buf, 64, p);
+}
+static void m_handler_unreg(void) {
+  expect("sub", "handler");
+  expect("word", "250");
+  gasnet_AMRequestShort0(1, 250);
+}
+static void m_medium_too_big(void) {
+  size_t n = gasnet_AMMaxMedium() + 1;
+  char *b = calloc(1, n);
+  expect("sub", "AMRequestMedium");
+  expect("word", "%zu", n);
+  gasnet_AMRequestMedium0(1, H_MEDLONG, b, n);
+}
+static void m_long_too_big(void) {
+  size_t n = gasnet_AMMaxLongRequest() + 1;
+  char *b = calloc(1, n);
+  expect("sub", "AMRequestLong");
+  expect("word", "%zu", n);
+  gasnet_AMRequestLong0(1, H_MEDLONG, b, n, seg[1].addr);
+}
+static void m_nargs(void) {
+  expect("sub", "AMRequestShort");
+  expect("word", "17");
+  stp_AMRequestShortM(1, H_REQ, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+}
+static void m_bad_stage(void) {
+  expect("sub", "STAGEPORT_STAGE");
+  expect("sub", "no_such_stage");
+  setenv("STAGEPORT_STAGE", "no_such_stage", 1);
+  gasnet_init(&g_argc, &g_argv);
+}
+static void m_before_init(void) {
+  static uint64_t x, y;
+  expect("sub", "gasnet_put");
+  expect("sub", "init");
+  gasnet_put(0, &x, &y, 8);
+}
+static void m_before_attach(void) {
+  static uint64_t x, y;
+  expect("sub", "gasnet_put");
+  expect("sub", "attach");
+  gasnet_put(1, &x, &y, 8);
+}
+static void m_before_attach_am(void) {
+  expect("sub", "AMRequestShort");
+  expect("sub", "attach");
+  gasnet_AMRequestShort0(1, H_REQ);
+}
+static void m_before_attach_barrier(void) {
+  expect("sub", "gasnet_barrier_notify");
+  expect("sub", "attach");
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+static void m_attach_twice(void) {
+  expect("sub", "gasnet_attach");
+  gasnet_attach(table, (int)(sizeof(table) / sizeof(table[0])), seg[0].size, 0);
+}
+/* an invalid handler table: a fatal error, or an error code from attach
+ * (which the specification allows; then this test reports it itself) */
+static void attach_bad_table(gasnet_handlerentry_t *t, int n, const char *what) {
+  int rc = gasnet_attach(t, n, GASNET_PAGESIZE, 0);
+  if (rc != GASNET_OK) {
+    printf("badinput: node %u: gasnet_attach returned %d (%s) for %s\n", (unsigned)me, rc, gasnet_ErrorName(rc), what);
+    fflush(stdout);
+    gasnet_exit(1);
+  }
+}
+static void m_attach_reserved_index(void) {
+  gasnet_handlerentry_t t[] = {{1, (handlerfn_t)h_req}};
+  expect("sub", "gasnet_attach");
+  expect("word", "1");
+  attach_bad_table(t, 1, "handler index 1");
+}
+static void m_attach_duplicate_index(void) {
+  gasnet_handlerentry_t t[] = {{200, (handlerfn_t)h_req}, {200, (handlerfn_t)h_rep}};
+  expect("sub", "gasnet_attach");
+  expect("word", "200");
+  attach_bad_table(t, 2, "handler index 200 twice");
+}
+static void m_barrier_wait_after_try(void) {
+  int rc;
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  while ((rc = gasnet_barrier_try(0, GASNET_BARRIERFLAG_ANONYMOUS)) == GASNET_ERR_NOT_READY) continue;
+  expect("sub", "gasnet_barrier_wait");
+  gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+static void m_send_to_handler(gasnet_handler_t h) { gasnet_AMRequestShort0(1, h); }
+static void m_reply_twice(void) { m_send_to_handler(H_REPLY_TWICE); }
+static void m_request_in_handler(void) { m_send_to_handler(H_REQ_IN_HANDLER); }
+static void m_put_in_handler(void) { m_send_to_handler(H_PUT_IN_HANDLER); }
+static void m_reply_medium_too_big(void) { m_send_to_handler(H_REPLY_MEDIUM_BIG); }
+static void m_barrier_wait_no_notify(void) {
+  expect("sub", "gasnet_barrier_wait");
+  gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+static void m_barrier_double_notify(void) {
+  expect("sub", "gasnet_barrier_notify");
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+
+static const mode_t_ modes[] = {
+    {"node_range", AFTER_ATTACH, m_node_range, 0, "gasnet_put to node gasnet_nodes()"},
+    {"node_range_get", AFTER_ATTACH, m_node_range_get, 1, "gasnet_get_nb from node gasnet_nodes()+5"},
+    {"node_range_am", AFTER_ATTACH, m_node_range_am, 0, "AM request to node gasnet_nodes()"},
+    {"seg_beyond", AFTER_ATTACH, m_seg_beyond, 1, "gasnet_put just past the end of the segment"},
+    {"seg_before", AFTER_ATTACH, m_seg_before, 1, "gasnet_get just before the start of the segment"},
+    {"seg_straddle", AFTER_ATTACH, m_seg_straddle, 0, "gasnet_put_bulk straddling the end of the segment"},
+    {"seg_straddle_memset", AFTER_ATTACH, m_seg_straddle_memset, 0, "gasnet_memset_nbi straddling the end"},
+    {"long_dest_range", AFTER_ATTACH, m_long_dest_range, 0, "AM Long destination straddling the segment end"},
+    {"handler_unreg", AFTER_ATTACH, m_handler_unreg, 0, "AM to handler 250, not registered"},
+    {"medium_too_big", AFTER_ATTACH, m_medium_too_big, 0, "Medium payload gasnet_AMMaxMedium()+1"},
+    {"long_too_big", AFTER_ATTACH, m_long_too_big, 0, "Long payload gasnet_AMMaxLongRequest()+1"},
+    {"reply_medium_too_big", AFTER_ATTACH, m_reply_medium_too_big, 0, "Medium reply gasnet_AMMaxMedium()+1"},
+    {"nargs", AFTER_ATTACH, m_nargs, 0, "stp_AMRequestShortM with 17 arguments"},
+    {"before_init", BEFORE_INIT, m_before_init, -1, "gasnet_put before gasnet_init"},
+    {"bad_stage", BEFORE_INIT, m_bad_stage, -1, "gasnet_init with STAGEPORT_STAGE=no_such_stage"},
+    {"before_attach", AFTER_INIT, m_before_attach, 0, "gasnet_put after init, before attach"},
+    {"before_attach_am", AFTER_INIT, m_before_attach_am, 0, "AM request before attach"},
+    {"before_attach_barrier", AFTER_INIT, m_before_attach_barrier, 0, "barrier before attach"},
+    {"attach_twice", AFTER_ATTACH, m_attach_twice, 0, "gasnet_attach a second time"},
+    {"attach_reserved_index", AFTER_INIT, m_attach_reserved_index, -1, "handler table entry with index 1 (reserved)"},
+    {"attach_duplicate_index", AFTER_INIT, m_attach_duplicate_index, -1, "two handler table entries with index 200"},
+    {"barrier_wait_after_try", AFTER_ATTACH, m_barrier_wait_after_try, 0, "gasnet_barrier_wait after a successful try"},
+    {"reply_twice", AFTER_ATTACH, m_reply_twice, 0, "a request handler replies twice"},
+    {"request_in_handler", AFTER_ATTACH, m_request_in_handler, 0, "an AM request from inside a handler"},
+    {"put_in_handler", AFTER_ATTACH, m_put_in_handler, 0, "gasnet_put from inside a handler"},
+    {"barrier_wait_no_notify", AFTER_ATTACH, m_barrier_wait_no_notify, 0, "gasnet_barrier_wait without notify"},
+    {"barrier_double_notify", AFTER_ATTACH, m_barrier_double_notify, 0, "gasnet_barrier_notify twice"},
+};
+#define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
+
+int main(int argc, char **argv) {
+  const mode_t_ *m = NULL;
+  for (int i = 0; argc > 1 && i < NMODES; i++)
+    if (!strcmp(argv[1], modes[i].name)) m = &modes[i];
+  if (!m) {
+    FILE *f = argc > 1 && strcmp(argv[1], "--list") && strcmp(argv[1], "--help") ? stderr : stdout;
+    if (f == stderr) fprintf(f, "badinput: unknown mode \"%s\"\n", argc > 1 ? argv[1] : "");
+    fprintf(f, "usage: mpirun -np 2 badinput MODE\nmodes:\n");
+    for (int i = 0; i < NMODES; i++) fprintf(f, "  %-24s %s\n", modes[i].name, modes[i].about);
+    return f == stderr ? 2 : 0;
+  }
+  g_argc = argc;
+  g_argv = argv;
+  if (m->stage == BEFORE_INIT) {
+    m->bad();
+    printf("badinput: returned from the bad call before gasnet_init\n");
+    return 0;
+  }
+  if (gasnet_init(&argc, &argv) != GASNET_OK) {
+    fprintf(stderr, "badinput: gasnet_init failed\n");
+    return 3;
+  }
+  me = gasnet_mynode();
+  nodes = gasnet_nodes();
+  if (nodes < 2 || nodes > 64) {
+    if (me == 0) fprintf(stderr, "badinput: needs 2..64 nodes\n");
+    gasnet_exit(3);
+  }
+  int mine = m->who < 0 || (gasnet_node_t)m->who == me;
+  if (m->stage == AFTER_INIT) {
+    if (mine) {
+      m->bad();
+      printf("badinput: node %u: the call returned\n", (unsigned)me);
+      fflush(stdout);
+    }
+  }
+  uintptr_t segsize = gasnet_getMaxGlobalSegmentSize();
+  if (segsize > ((uintptr_t)64 << 20)) segsize = (uintptr_t)64 << 20;
+  if (gasnet_attach(table, (int)(sizeof(table) / sizeof(table[0])), segsize, 0) != GASNET_OK) {
+    fprintf(stderr, "badinput: gasnet_attach failed\n");
+    gasnet_exit(3);
+  }
+  gasnet_getSegmentInfo(seg, (int)nodes);
+  if (m->stage == AFTER_ATTACH && mine) {
+    m->bad();
+    printf("badinput: node %u: the call returned\n", (unsigned)me);
+    fflush(stdout);
+  }
+  wait_forever();
+  return 0;
+}

@@ -1,0 +1,177 @@
+/*
+ * exittest.c -- job termination: gasnet_exit from one node while the others
+ * wait in a barrier or compute without calling GASNet, from a handler, from
+ * every node, before attach; returning from main; a crashing node.
+ *
+ * Usage: mpirun -np N exittest MODE      (exittest --list: the modes)
+ *
+ * Every line this program prints starts with "exittest:".  The node that
+ * ends the job prints "exittest: EXIT_AT <seconds>" (CLOCK_REALTIME) just
+ * before it calls gasnet_exit or crashes; run-suite.sh measures from there to
+ * the end of mpirun, and checks the exit status (and, where the job ends
+ * normally, that nothing else was printed).
+ */
+#define _GNU_SOURCE 1
+#include <gasnet.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* the table's function type (gasnet_handlerfn_t is not in GASNet-1) */
+typedef __typeof__(((gasnet_handlerentry_t *)0)->fnptr) handlerfn_t;
+
+static gasnet_node_t me, nodes;
+
+static double now(clockid_t c) {
+  struct timespec ts;
+  clock_gettime(c, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+static void mark(void) {
+  printf("exittest: EXIT_AT %.6f node %u\n", now(CLOCK_REALTIME), (unsigned)me);
+  fflush(stdout);
+}
+static void barrier(void) {
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+static void stuck_in_barrier(void) {
+  barrier();
+  printf("exittest: node %u: left the barrier although a node ended the job\n", (unsigned)me);
+  fflush(stdout);
+}
+/* poll for a while, so the other nodes are where they should be */
+static void settle(double s) {
+  double end = now(CLOCK_MONOTONIC) + s;
+  while (now(CLOCK_MONOTONIC) < end) gasnet_AMPoll();
+}
+
+static void h_exit(gasnet_token_t t, gasnet_handlerarg_t code) {
+  (void)t;
+  mark();
+  gasnet_exit(code);
+}
+static volatile long flood_seen;
+static void h_flood(gasnet_token_t t) {
+  (void)t;
+  flood_seen++;
+}
+static gasnet_handlerentry_t table[] = {{200, (handlerfn_t)h_exit}, {201, (handlerfn_t)h_flood}};
+
+typedef struct {
+  const char *name;
+  const char *about;
+} mode_t_;
+static const mode_t_ modes[] = {
+    {"exit_barrier", "last node gasnet_exit(7) while the others wait in a barrier: status 7"},
+    {"exit_zero_one", "last node gasnet_exit(0) while the others wait in a barrier: status 0"},
+    {"exit_busy", "last node gasnet_exit(5) while the others compute without GASNet calls: status 5"},
+    {"exit_in_handler", "a handler on the last node calls gasnet_exit(9): status 9"},
+    {"exit_during_flood", "last node gasnet_exit(6) while the others flood it with requests: status 6"},
+    {"exit_all", "every node calls gasnet_exit(3) without a barrier: status 3"},
+    {"exit_all_different", "node i calls gasnet_exit(10 + i) without a barrier: status one of them"},
+    {"exit_before_attach", "node 0 calls gasnet_exit(4) between init and attach: status 4"},
+    {"return_main", "every node returns 0 from main after a barrier: status 0, no other output"},
+    {"exit_zero", "every node calls gasnet_exit(0) after a barrier: status 0, no other output"},
+    {"crash_segv", "last node raises SIGSEGV while the others wait in a barrier: non-zero, no hang"},
+    {"crash_abort", "last node calls abort() while the others wait in a barrier: non-zero, no hang"},
+};
+#define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
+
+int main(int argc, char **argv) {
+  const char *mode = NULL;
+  for (int i = 0; argc > 1 && i < NMODES; i++)
+    if (!strcmp(argv[1], modes[i].name)) mode = modes[i].name;
+  if (!mode) {
+    int help = argc > 1 && (!strcmp(argv[1], "--list") || !strcmp(argv[1], "--help"));
+    FILE *f = help ? stdout : stderr;
+    fprintf(f, "usage: mpirun -np N exittest MODE\nmodes:\n");
+    for (int i = 0; i < NMODES; i++) fprintf(f, "  %-20s %s\n", modes[i].name, modes[i].about);
+    return help ? 0 : 2;
+  }
+  if (gasnet_init(&argc, &argv) != GASNET_OK) return 3;
+  me = gasnet_mynode();
+  nodes = gasnet_nodes();
+  gasnet_node_t last = nodes - 1;
+#define IS(m) (!strcmp(mode, (m)))
+
+  if (IS("exit_before_attach") && me == 0) {
+    mark();
+    gasnet_exit(4);
+  }
+  /* exit_zero attaches without handlers and without a segment (both allowed) */
+  int plain = IS("exit_zero");
+  if (gasnet_attach(plain ? NULL : table, plain ? 0 : 2, plain ? 0 : GASNET_PAGESIZE * 16, 0) != GASNET_OK) {
+    printf("exittest: node %u: gasnet_attach(%s) failed\n", (unsigned)me,
+           plain ? "NULL, 0, 0, 0" : "table, 2, 16 pages, 0");
+    gasnet_exit(3);
+  }
+  if (IS("exit_before_attach")) {
+    stuck_in_barrier();
+    return 0;
+  }
+  if (IS("exit_all")) gasnet_exit(3);
+  if (IS("exit_all_different")) gasnet_exit(10 + (int)me);
+  barrier();
+
+  if (IS("exit_barrier") || IS("exit_zero_one")) {
+    if (me == last) {
+      settle(0.2);
+      mark();
+      gasnet_exit(IS("exit_barrier") ? 7 : 0);
+    }
+    stuck_in_barrier();
+  } else if (IS("exit_busy")) {
+    if (me == last) {
+      settle(0.3);
+      mark();
+      gasnet_exit(5);
+    }
+    /* compute for 60 s without any GASNet call */
+    double end = now(CLOCK_MONOTONIC) + 60;
+    volatile unsigned long x = 0;
+    while (now(CLOCK_MONOTONIC) < end) x++;
+    printf("exittest: node %u: computed for 60 s, was not ended\n", (unsigned)me);
+  } else if (IS("exit_in_handler")) {
+    if (me == last) {
+      /* poll until the handler ends the job (this node never notifies, so
+       * the others stay in the barrier) */
+      static volatile int never = 0;
+      GASNET_BLOCKUNTIL(never);
+    }
+    if (me == 0) {
+      settle(0.2);
+      gasnet_AMRequestShort1(last, 200, 9);
+    }
+    stuck_in_barrier();
+  } else if (IS("exit_during_flood")) {
+    if (me == last) {
+      GASNET_BLOCKUNTIL(flood_seen >= 1000);
+      mark();
+      gasnet_exit(6);
+    }
+    /* requests without end: once the last node stops taking them, the
+     * senders stall for flow control and must still notice the exit */
+    for (;;) gasnet_AMRequestShort0(last, 201);
+  } else if (IS("return_main")) {
+    barrier();
+    return 0;
+  } else if (IS("exit_zero")) {
+    barrier();
+    gasnet_exit(0);
+  } else if (IS("crash_segv") || IS("crash_abort")) {
+    if (me == last) {
+      settle(0.2);
+      mark();
+      if (IS("crash_segv")) raise(SIGSEGV);
+      abort();
+    }
+    stuck_in_barrier();
+  }
+  fflush(stdout);
+  gasnet_exit(0);
+  return 0;
+}

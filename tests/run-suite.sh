@@ -1,0 +1,320 @@
+#!/usr/bin/env bash
+# run-suite.sh -- run stageport's multi-process tests for every stage.
+#
+# For each stage in STAGES: conformance at every process count in NPS,
+# every badinput mode at 2 processes, every exittest mode at every count in
+# EXIT_NPS.  Each job runs under `timeout -k 5`; a hang is a FAIL naming the
+# test, the stage and the process count.  One line per job:
+#     PASS stage=mpi np=3 conformance [8.2s]
+#     FAIL stage=mpi np=2 badinput:nargs (exit status 0: the job did not fail)
+# followed, for a failure, by the relevant output.  The last line is
+# "N passed, N failed"; the exit status is 1 if anything failed.
+#
+# Environment (all optional):
+#   MPIRUN      launcher (default: mpirun from PATH)
+#   BINDIR      where the test binaries are (default: this script's directory)
+#   STAGES      stages to run (default: mpi); each runs under every variant
+#               listed for it in variants.txt (next to this script), e.g. the
+#               ucx stage once with UCX's default transports and once with
+#               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
+#   VARIANTS    variant labels to run (default: all of each stage's)
+#   TESTS       any of: conformance badinput exittest (default: all three)
+#   NPS         process counts for conformance (default: 2 3 4)
+#   EXIT_NPS    process counts for exittest (default: NPS)
+#   CONF_ARGS   conformance subtests to run (default: all)
+#   MODES       badinput/exittest modes to run (default: all)
+#   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT   seconds per job (90, 20, 20)
+#   STAGE_BUDGET seconds per stage (default 420; a stage normally needs
+#               about 75): once used up, the stage's remaining jobs FAIL
+#               without running, so a library that hangs everywhere cannot
+#               keep the suite busy for long
+#   LOGDIR      where job outputs are kept (default: BINDIR/suite-logs)
+#   MPIRUN_FLAGS extra launcher flags
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+MPIRUN=${MPIRUN:-mpirun}
+BINDIR=${BINDIR:-$here}
+STAGES=${STAGES:-mpi}
+TESTS=${TESTS:-conformance badinput exittest}
+NPS=${NPS:-2 3 4}
+EXIT_NPS=${EXIT_NPS:-$NPS}
+CONF_ARGS=${CONF_ARGS:-}
+MODES=${MODES:-}
+CONF_TIMEOUT=${CONF_TIMEOUT:-90}
+BAD_TIMEOUT=${BAD_TIMEOUT:-20}
+EXIT_TIMEOUT=${EXIT_TIMEOUT:-20}
+LOGDIR=${LOGDIR:-$BINDIR/suite-logs}
+STAGE_BUDGET=${STAGE_BUDGET:-420}
+VARIANTS=${VARIANTS:-}
+VARIANT_FILE=${VARIANT_FILE:-$here/variants.txt}
+EXIT_BOUND=5    # a job ends within 5 s of gasnet_exit
+CRASH_BOUND=10  # and within 10 s of a crash
+
+# mpirun refuses to run as root without these
+if [ "$(id -u)" = 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+export UCX_WARN_UNUSED_ENV_VARS=n
+# checked by conformance's "getenv" subtest
+export STP_TEST_GETENV="conformance value with spaces=1:2"
+
+# Launcher flags.  Open MPI: --oversubscribe (more ranks than cores: the
+# suite runs 4 processes on 2 cores), --bind-to none (oversubscribed ranks
+# must be free to move between cores; the library yields in its waits),
+# -x to pass the variables the tests read to every rank.  The vader BTL's
+# single-copy mechanism (CMA) is left at its default: the tests do not need
+# `--mca btl_vader_single_copy_mechanism none` here.
+launcher_flags=()
+if "$MPIRUN" --version 2>&1 | grep -qi 'open mpi\|openrte'; then
+  launcher_flags=(--oversubscribe --bind-to none -x STAGEPORT_STAGE)
+  for v in STP_TEST_GETENV UCX_WARN_UNUSED_ENV_VARS CONF_WATCHDOG CONF_TIMES CONF_FLOOD CONF_MANY \
+           STAGEPORT_WAITMODE STAGEPORT_EXIT_TIMEOUT STAGEPORT_MAX_SEGSIZE; do
+    if [ -n "${!v+set}" ]; then launcher_flags+=(-x "$v"); fi
+  done
+fi
+# shellcheck disable=SC2206
+launcher_flags+=(${MPIRUN_FLAGS:-})
+
+npass=0
+nfail=0
+declare -A np_time=()
+suite_t0=$(date +%s.%N)
+
+fsub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# run_job TIMEOUT LOG NP PROGRAM ARGS...: sets RC, T_END, ELAPSED
+# (RC=125 without running when the stage's time budget is used up)
+run_job() {
+  local to=$1 log=$2 np=$3
+  shift 3
+  local t0
+  t0=$(date +%s.%N)
+  if [ "$(fsub "$stage_t0" "$t0" | cut -d. -f1)" -ge "$STAGE_BUDGET" ]; then
+    echo "not run: stage $tag used up its time budget of ${STAGE_BUDGET}s" >"$log"
+    RC=125 T_END=$t0 ELAPSED=0.0
+    return
+  fi
+  export STAGEPORT_STAGE="$stage"
+  timeout -k 5 "$to" "$MPIRUN" "${launcher_flags[@]}" "${variant_flags[@]}" -np "$np" "$@" >"$log" 2>&1 </dev/null
+  RC=$?
+  T_END=$(date +%s.%N)
+  ELAPSED=$(fsub "$t0" "$T_END")
+  np_time[$np]=$(awk -v a="${np_time[$np]:-0}" -v b="$ELAPSED" 'BEGIN { printf "%.1f", a + b }')
+}
+timed_out() { [ "$RC" = 124 ] || [ "$RC" = 137 ]; }
+# a job skipped for the budget is a FAIL of its own kind
+skipped() {
+  if [ "$RC" = 125 ] && grep -q '^not run: ' "$2"; then
+    echo "FAIL stage=$tag np=$1 $3 (not run: the stage used up its time budget of ${STAGE_BUDGET}s)"
+    nfail=$((nfail + 1))
+    return 0
+  fi
+  return 1
+}
+
+pass() { # name np
+  echo "PASS stage=$tag np=$2 $1 [${ELAPSED}s]"
+  npass=$((npass + 1))
+}
+fail() { # name np reason log [pattern]
+  echo "FAIL stage=$tag np=$2 $1 ($3) [${ELAPSED}s]"
+  nfail=$((nfail + 1))
+  if [ -n "${5:-}" ] && grep -qE "$5" "$4"; then
+    grep -E "$5" "$4" | head -n 30 | sed 's/^/    | /'
+    echo "    | ... last lines:"
+  fi
+  tail -n 20 "$4" | sed 's/^/    | /'
+  echo "    (full output: $4)"
+}
+
+list_of() { # program: its modes/subtests (lines of --list output starting with 2 spaces)
+  "$BINDIR/$1" --list | awk '/^  [a-z]/ { print $1 }'
+}
+selected_modes() { # program
+  local all m
+  all=$(list_of "$1")
+  if [ -z "$MODES" ]; then echo "$all"; return; fi
+  for m in $MODES; do
+    if echo "$all" | grep -qx "$m"; then echo "$m"; fi
+  done
+}
+
+# ---------------------------------------------------------------- conformance
+run_conformance() { # np
+  local np=$1 name=conformance log="$LOGDIR/$logtag/np$1-conformance.log" want
+  # shellcheck disable=SC2086
+  if [ -n "$CONF_ARGS" ]; then want=$(echo $CONF_ARGS | wc -w); else want=$(list_of conformance | wc -l); fi
+  # shellcheck disable=SC2086
+  run_job "$CONF_TIMEOUT" "$log" "$np" "$BINDIR/conformance" $CONF_ARGS
+  skipped "$np" "$log" "$name" && return
+  local oks fails used
+  oks=$(grep -c '^ok ' "$log")
+  fails=$(grep -c '^FAIL ' "$log")
+  used=$(sed -n 's/^# conformance: stage=\([^ ]*\).*/\1/p' "$log" | head -n 1)
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${CONF_TIMEOUT}s: hang; $oks of $want subtests passed before it" "$log" '^FAIL '
+  elif [ "$fails" -gt 0 ]; then
+    fail "$name" "$np" "$fails FAIL lines, exit status $RC" "$log" '^FAIL '
+  elif [ "$RC" != 0 ]; then
+    fail "$name" "$np" "exit status $RC" "$log"
+  elif [ "$oks" != "$want" ]; then
+    fail "$name" "$np" "$oks subtests reported ok, expected $want" "$log"
+  elif [ -n "$used" ] && [ "$used" != "$stage" ]; then
+    fail "$name" "$np" "ran stage \"$used\", not \"$stage\"" "$log"
+  else
+    pass "$name" "$np"
+  fi
+}
+
+# ---------------------------------------------------------------- badinput
+# Every EXPECT fragment must appear in one line of output (EXPECT lines
+# themselves excluded): "sub" as a substring, "word" as a whole word; any case.
+expect_ok() { # log
+  awk 'FNR == NR { if (match($0, /EXPECT (sub|word) [^ ]+/)) {
+                     split(substr($0, RSTART, RLENGTH), f, " "); k[n] = f[2]; v[n] = tolower(f[3]); n++ }
+                   next }
+       /EXPECT (sub|word) / { next }
+       { l = tolower($0); ok = 1
+         for (i = 0; i < n; i++) {
+           if (k[i] == "sub") { if (index(l, v[i]) == 0) ok = 0 }
+           else if (l !~ ("(^|[^0-9a-z_])" v[i] "([^0-9a-z_]|$)")) ok = 0
+         }
+         if (ok) found = 1 }
+       END { exit (n > 0 && found) ? 0 : 1 }' "$1" "$1"
+}
+run_badinput() { # mode
+  local np=2 name="badinput:$1" log="$LOGDIR/$logtag/np2-badinput-$1.log" frags
+  run_job "$BAD_TIMEOUT" "$log" "$np" "$BINDIR/badinput" "$1"
+  skipped "$np" "$log" "$name" && return
+  frags=$(grep -o 'EXPECT \(sub\|word\) [^ ]*' "$log" | awk '{ printf "%s\"%s\"", sep, $3; sep = " + " }')
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${BAD_TIMEOUT}s: the job hung instead of failing" "$log"
+  elif [ "$RC" = 0 ]; then
+    fail "$name" "$np" "exit status 0: the bad call did not end the job with an error" "$log"
+  elif [ -z "$frags" ]; then
+    fail "$name" "$np" "exit status $RC before the bad call was made" "$log"
+  elif ! expect_ok "$log"; then
+    fail "$name" "$np" "exit status $RC, but no line of output names $frags" "$log"
+  else
+    pass "$name" "$np"
+  fi
+}
+
+# ---------------------------------------------------------------- exittest
+run_exittest() { # mode np
+  local mode=$1 np=$2 name="exittest:$1" log="$LOGDIR/$logtag/np$2-exittest-$1.log"
+  local want bound=$EXIT_BOUND clean=0
+  case $mode in
+    exit_barrier) want=7 ;;
+    exit_zero_one) want=0 ;;
+    exit_busy) want=5 ;;
+    exit_in_handler) want=9 ;;
+    exit_during_flood) want=6 ;;
+    exit_all) want=3 ;;
+    exit_all_different) want="$(seq -s ' ' 10 $((10 + np - 1)))" ;; # any one of the codes
+    exit_before_attach) want=4 ;;
+    return_main | exit_zero) want=0 clean=1 ;;
+    crash_*) want=nonzero bound=$CRASH_BOUND ;;
+    *) want=0 ;;
+  esac
+  run_job "$EXIT_TIMEOUT" "$log" "$np" "$BINDIR/exittest" "$mode"
+  skipped "$np" "$log" "$name" && return
+  local at late="" foreign
+  # (the launcher may interleave other output into the middle of that line)
+  at=$(grep -o 'EXIT_AT [0-9.]*' "$log" | head -n 1 | cut -d' ' -f2)
+  if [ -n "$at" ]; then
+    late=$(awk -v a="$at" -v b="$T_END" -v m="$bound" 'BEGIN { d = b - a; if (d > m) printf "%.1f", d }')
+  fi
+  foreign=$(grep -v '^exittest:' "$log" | grep -c .)
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${EXIT_TIMEOUT}s: the job did not end" "$log"
+  elif [ "$want" = nonzero ] && [ "$RC" = 0 ]; then
+    fail "$name" "$np" "exit status 0, expected non-zero" "$log"
+  elif [ "$want" != nonzero ] && ! [[ " $want " == *" $RC "* ]]; then
+    fail "$name" "$np" "exit status $RC, expected ${want// / or }" "$log"
+  elif [[ $mode != exit_all* ]] && [ "$clean" = 0 ] && [ -z "$at" ]; then
+    fail "$name" "$np" "no EXIT_AT line: the ending node did not get to its exit call" "$log"
+  elif [ -n "$late" ]; then
+    fail "$name" "$np" "the job ended ${late}s after the exit call, more than ${bound}s" "$log"
+  elif [ "$clean" = 1 ] && [ "$foreign" -gt 0 ]; then
+    fail "$name" "$np" "$foreign unexpected lines of output (error output from the launcher or library?)" "$log" '^[^e]|^e[^x]'
+  elif grep -q 'exittest: node .*: \(left\|computed\)' "$log"; then
+    fail "$name" "$np" "a node kept running after the job should have ended" "$log"
+  else
+    pass "$name" "$np"
+  fi
+}
+
+# ---------------------------------------------------------------- main
+if ! command -v "$MPIRUN" >/dev/null 2>&1; then
+  echo "FAIL: no MPI launcher ($MPIRUN); configure with MPIRUN=..."
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+for t in $TESTS; do
+  if [ ! -x "$BINDIR/$t" ]; then
+    echo "FAIL: $BINDIR/$t not built"
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+done
+
+# variants_of STAGE: lines "label tests [VAR=value ...]" (default: one, all tests)
+variants_of() {
+  local lines=""
+  if [ -f "$VARIANT_FILE" ]; then
+    lines=$(awk -v st="$1" '!/^[[:space:]]*(#|$)/ && $1 == st { $1 = ""; sub(/^ /, ""); print }' "$VARIANT_FILE")
+  fi
+  if [ -z "$lines" ]; then echo "default all"; else echo "$lines"; fi
+}
+
+for stage in $STAGES; do
+ while read -r vlabel vtests venv; do
+  if [ -n "$VARIANTS" ] && ! [[ " $VARIANTS " == *" $vlabel "* ]]; then continue; fi
+  tag=$stage
+  [ "$vlabel" = default ] || tag="$stage/$vlabel"
+  logtag=${tag//\//-}
+  # the variant's environment, exported here and passed to every rank
+  variant_flags=()
+  saved_env=()
+  for kv in $venv; do
+    saved_env+=("${kv%%=*}")
+    export "${kv?}"
+    variant_flags+=(-x "${kv%%=*}")
+  done
+  stage_tests=$TESTS
+  if [ "$vtests" != all ]; then
+    stage_tests=""
+    for t in $TESTS; do [[ ",$vtests," == *",$t,"* ]] && stage_tests="$stage_tests $t"; done
+  fi
+  stage_t0=$(date +%s.%N)
+  mkdir -p "$LOGDIR/$logtag"
+  for t in $stage_tests; do
+    case $t in
+      conformance)
+        for np in $NPS; do run_conformance "$np"; done
+        ;;
+      badinput)
+        for m in $(selected_modes badinput); do run_badinput "$m"; done
+        ;;
+      exittest)
+        for np in $EXIT_NPS; do
+          for m in $(selected_modes exittest); do run_exittest "$m" "$np"; done
+        done
+        ;;
+      *)
+        echo "FAIL: unknown test \"$t\" in TESTS"
+        nfail=$((nfail + 1))
+        ;;
+    esac
+  done
+  for v in "${saved_env[@]}"; do unset "$v"; done
+ done < <(variants_of "$stage")
+done
+
+times=""
+for np in $(printf '%s\n' "${!np_time[@]}" | sort -n); do times="$times np=$np ${np_time[$np]}s,"; done
+echo "# time by process count:${times%,}; total $(fsub "$suite_t0" "$(date +%s.%N)")s (stages: $STAGES)"
+echo "$npass passed, $nfail failed"
+[ "$nfail" = 0 ]
