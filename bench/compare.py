@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+"""compare.py -- stageport's stage comparison runner (python3, stdlib only).
+
+Runs bench/stpbench under every chosen stage (STAGEPORT_STAGE), optionally the
+same stpbench.c built against a real GASNet install (its mpi and ucx
+conduits, with GASNET_SUPERNODE_MAXSIZE=1 so the conduit itself is measured),
+and the plain-MPI baselines (bench/mpibench: ping-ack, flood), all in one
+invocation, alternating (A B C A B C ...) for several repetitions.  For each
+test and size it takes the median over the repetitions and prints one table
+per test: one column per stage/baseline, then time ratios against the `mpi`
+stage.  Methodology: seed 000 section 6 and DESIGN.md section 8.
+
+Usage (from the top of a build tree, after `make`):
+
+    python3 bench/compare.py --quick            # ~1-2 min: the project's main job
+    python3 bench/compare.py                    # full size ranges, 10,000 iterations, 3 reps
+    python3 bench/compare.py --gasnet /work/ext/gasnet-inst   # + real GASNet mpi/ucx columns
+    python3 bench/compare.py --stages mpi,ucx --tests putlat,amshort --reps 5
+    make -C bench compare-quick                  # the same as the first line
+
+Output directory (default results/<timestamp>/):
+    raw.csv       every row of every run: rep,runner,stage,test,size,iters,usec_per_op,MB_per_s,
+                  other_load (CPUs used by anything else during that run)
+    summary.json  medians (and every repetition's value), ratios, targets, commands, failures
+    table.txt     the printed tables
+    log.txt       the full output of every run, with its command and environment
+    runs/         the CSV each run wrote
+
+Columns: a stage column is named after the stage (mpi, ucx, ...); a real GASNet
+column gasnet-<conduit>; baselines mpi-pingack (shown under putlat, getlat,
+amshort, ammedium) and mpi-flood (shown under putbw).  Ratio columns are
+time(column) / time(mpi stage) for the same test and size: below 1 means
+faster than the mpi stage, for latency and bandwidth tests alike.
+A '~' after a value marks a spread (max - min) over the repetitions larger
+than 20 % of the median: noise, take it with care.
+
+Noise: the machine is shared and virtual.  For every run the script measures
+the "other load" -- CPU time used by anything but its own processes, VM steal
+time included -- and reruns a disturbed run (--retries, default 2), keeping
+the least disturbed attempt; --wait-idle S also waits for a quiet machine
+before each run.  Medians over --reps then absorb what is left.
+
+Adding a baseline (e.g. raw UCX via ucx_perftest) is one function appended to
+BASELINES: it returns Runner objects (override Runner.run if the tool does not
+write stpbench CSV rows).
+
+Exit status: 0 when every run succeeded, 1 when some run failed or timed out
+(the results of the others are still written), 2 on bad usage.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import resource
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+# ---------------------------------------------------------------- tests
+# name -> (kind, title); kind 'lat' shows usec/op, 'bw' shows MB/s (MB = 2^20)
+TESTS = {
+    "putlat": ("lat", "blocking put latency"),
+    "getlat": ("lat", "blocking get latency"),
+    "putbw": ("bw", "non-blocking put flood bandwidth (put_nbi_bulk x N, one sync)"),
+    "amshort": ("lat", "AM Short request/reply round trip"),
+    "ammedium": ("lat", "AM Medium round trip (payload in request, 0-byte reply)"),
+    "oosputbw": ("bw", "blocking put bandwidth, out-of-segment source"),
+    "oosputbw-seg": ("bw", "blocking put bandwidth, in-segment source"),
+}
+DEFAULT_TESTS = "putlat,getlat,putbw,amshort,ammedium,oosputbw"
+# rows stpbench emits for a selected test (-t oosputbw also gives oosputbw-seg)
+EMITS = {"oosputbw": ["oosputbw", "oosputbw-seg"]}
+
+# --quick: the short comparison (a few sizes, few iterations)
+QUICK = {"tests": "putlat,amshort,ammedium,putbw", "iters": 2000, "step": 8,
+         "max_bytes": "256M", "reps": 5}
+
+# (test, size, column, reference column, max time ratio): the project's targets
+TARGETS = [
+    ("putlat", 8, "mpi", "gasnet-mpi", 1.25),
+    ("amshort", 0, "mpi", "gasnet-mpi", 1.25),
+]
+
+NOISY_SPREAD = 0.20
+# other load (CPUs busy with anything but this comparison, steal time included)
+# above which a run counts as disturbed and is retried (--retries)
+OTHER_LOAD_MAX = 0.10
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+# ---------------------------------------------------------------- runners
+class Runner:
+    """One command run once per repetition; its rows become one or more
+    columns (the CSV 'stage' field names the column).  test_map maps a CSV
+    test name to the tests it is shown under (None: shown under itself)."""
+
+    def __init__(self, name, argv, env=None, test_map=None, kind="stage"):
+        self.name, self.argv, self.env = name, argv, dict(env or {})
+        self.test_map, self.kind = test_map, kind
+        self.headers = []
+
+    def command_line(self, csv_path):
+        env = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in sorted(self.env.items()))
+        return (env + " " if env else "") + shlex.join(self.argv + ["--csv", csv_path])
+
+    def run(self, ctx, rep):
+        """Run once; returns (rows, error or None).  Rows are dicts with the
+        CSV columns (strings)."""
+        csv_path = os.path.join(ctx.outdir, "runs", "%s-rep%d.csv" % (self.name, rep))
+        if os.path.exists(csv_path):
+            os.unlink(csv_path)
+        env = {**os.environ, **ctx.common_env, **self.env}
+        err, out = launch(self.argv + ["--csv", csv_path], env, ctx.timeout, ctx.log,
+                          "%s rep %d" % (self.name, rep), self.command_line(csv_path))
+        if not self.headers:  # what the bench says about itself (configuration lines)
+            self.headers = [l for l in out.splitlines() if l.startswith(("# ", "PAPI:"))]
+        rows = read_csv(csv_path)
+        if err is None and not rows:
+            err = "no rows written"
+        return rows, err
+
+    def shown_under(self, test):
+        if self.test_map is None:
+            return [test]
+        return self.test_map.get(test, [])
+
+
+def launch(argv, env, timeout, log, title, cmdline):
+    """Run argv in its own process group; log everything; on timeout kill the
+    whole group.  Returns (None or an error message, the output)."""
+    log.write("\n==== %s  [%s]\n$ %s\n" % (title, time.strftime("%H:%M:%S"), cmdline))
+    log.flush()
+    t0 = time.monotonic()
+    try:
+        p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, errors="replace", start_new_session=True)
+    except OSError as e:
+        log.write("cannot start: %s\n" % e)
+        return "cannot start: %s" % e, ""
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        err = None if p.returncode == 0 else "exit status %d" % p.returncode
+    except subprocess.TimeoutExpired:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                break
+            time.sleep(2)
+        out, _ = p.communicate()
+        err = "timed out after %d s (killed)" % timeout
+    log.write(out or "")
+    log.write("---- %s in %.1f s\n" % (err or "ok", time.monotonic() - t0))
+    log.flush()
+    if err:
+        tail = "\n".join((out or "").strip().splitlines()[-8:])
+        err += "\n    $ %s\n    %s" % (cmdline, tail.replace("\n", "\n    "))
+    return err, out or ""
+
+
+def cpu_sample():
+    """(wall, busy CPU seconds of the whole machine, CPU seconds of our
+    finished children) -- Linux /proc/stat; None where unavailable."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:9]]  # user .. steal
+    except (OSError, ValueError):
+        return None
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (time.monotonic(), (sum(v) - v[3] - v[4]) / CLK_TCK, ru.ru_utime + ru.ru_stime)
+
+
+def other_load(s0, s1):
+    """CPUs used by anything but our own (waited-for) processes between two
+    samples, steal time included: the main noise on a shared VM."""
+    if not s0 or not s1 or s1[0] <= s0[0]:
+        return None
+    return max(0.0, (s1[1] - s0[1]) - (s1[2] - s0[2])) / (s1[0] - s0[0])
+
+
+def wait_idle(limit):
+    """Wait up to limit seconds (0: just look) for other load to stop;
+    returns the other load (CPUs) last seen before the run."""
+    deadline = time.monotonic() + limit
+    while True:
+        s0 = cpu_sample()
+        time.sleep(0.2)
+        load = other_load(s0, cpu_sample())
+        if load is None or load <= OTHER_LOAD_MAX or time.monotonic() >= deadline:
+            return load
+        time.sleep(0.8)
+
+
+def read_csv(path):
+    try:
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+    except OSError:
+        return []
+
+
+def size_args(a, min_size=None):
+    """stpbench/mpibench size and iteration options shared by every runner."""
+    out = ["-i", str(a.iters), "--step", str(a.step), "--max-bytes", str(a.max_bytes)]
+    if min_size is not None or a.min is not None:
+        out += ["-m", min_size if min_size is not None else a.min]
+    if a.max is not None:
+        out += ["-M", a.max]
+    return out
+
+
+def stage_runners(a, ctx):
+    """One column per stage, plus one per --variant (a stage run with extra
+    environment, e.g. a tuning knob, under its own column name)."""
+    out = [Runner(s, ctx.mpirun + [ctx.stpbench, "-t", a.tests] + size_args(a),
+                  env={"STAGEPORT_STAGE": s}, kind="stage") for s in a.stages]
+    for label, stage, *assigns in a.variant or []:
+        env = dict(kv.split("=", 1) for kv in assigns)
+        env["STAGEPORT_STAGE"] = stage
+        out.append(Runner(label, ctx.mpirun + [ctx.stpbench, "-t", a.tests, "--label", label]
+                          + size_args(a), env=env, kind="stage"))
+    return out
+
+
+GASNET_ENV = {"GASNET_SUPERNODE_MAXSIZE": "1",   # no shared-memory bypass: measure the conduit
+              "GASNET_HOST_DETECT": "hostname"}  # gethostid() is unusable in some VMs
+
+
+def gasnet_runners(a, ctx):
+    """stpbench.c built against a real GASNet (bench/Makefile.gasnet)."""
+    if not a.gasnet:
+        return []
+    out = []
+    for c in a.gasnet_conduits:
+        mak = os.path.join(a.gasnet, "include", "%s-conduit" % c, "%s-seq.mak" % c)
+        if not os.path.exists(mak):
+            print("note: no %s in the GASNet install, skipping gasnet-%s" % (mak, c))
+            continue
+        gdir = os.path.join(ctx.builddir, "gasnet")
+        cmd = ["make", "--no-print-directory", "-f", os.path.join(ctx.srcdir, "Makefile.gasnet"),
+               "GASNET=" + a.gasnet, "CONDUIT=" + c, "OUT=" + gdir]
+        err, _ = launch(cmd, dict(os.environ), 600, ctx.log, "build gasnet-" + c, shlex.join(cmd))
+        if err:
+            ctx.fail("build of the gasnet-%s bench failed: %s" % (c, err))
+            continue
+        out.append(Runner("gasnet-" + c, ctx.mpirun + [os.path.join(gdir, "stpbench-gasnet-" + c),
+                                                       "-t", a.tests] + size_args(a),
+                          env=GASNET_ENV, kind="gasnet"))
+    return out
+
+
+def baseline_mpi(a, ctx):
+    """Seed 000's MPI lines: ping-ack (Put and AM latency), osu_bw-style flood."""
+    want = set(a.tests.split(","))
+    show = {"pingack": [t for t in ("putlat", "getlat", "amshort", "ammedium") if t in want],
+            "flood": [t for t in ("putbw",) if t in want]}
+    tests = [t for t in ("pingack", "flood") if show[t]]
+    if not tests:
+        return []
+    # amshort is a size-0 row: keep ping-ack's 0-byte size whatever --min says
+    lo = "0" if "amshort" in want and a.min is not None else None
+    return [Runner("mpibench", ctx.mpirun + [ctx.mpibench, "-t", ",".join(tests)] + size_args(a, lo),
+                   test_map=show, kind="baseline")]
+
+
+# Extra "baseline" runners: each function (args, ctx) -> [Runner].  Add one here.
+BASELINES = {"mpi": baseline_mpi}
+
+
+# ---------------------------------------------------------------- results
+def fmt_size(n):
+    for unit, shift in (("M", 20), ("K", 10)):
+        if n >= (1 << shift) and n % (1 << shift) == 0:
+            return "%d%s" % (n >> shift, unit)
+    return str(n)
+
+
+def summarize(samples):
+    """samples: {(column, test, size): [(usec, iters), ...]} -> result rows."""
+    results = []
+    for (col, test, size), vals in sorted(samples.items()):
+        usecs = [u for u, _ in vals]
+        med = statistics.median(usecs)
+        results.append({
+            "column": col, "test": test, "size": size, "reps": len(usecs),
+            "median_usec": med,
+            "median_MBps": size / med * 1e6 / 2**20 if med > 0 else 0.0,
+            "min_usec": min(usecs), "max_usec": max(usecs),
+            "spread": (max(usecs) - min(usecs)) / med if med > 0 else 0.0,
+            "usec": usecs, "iters": [i for _, i in vals],
+        })
+    return results
+
+
+def render_tables(results, columns, ref, tests, reps, stat="median"):
+    """One table per test; stat: 'median' or 'min' (best repetition)."""
+    key = "median_usec" if stat == "median" else "min_usec"
+    by = {(r["column"], r["test"], r["size"]): r for r in results}
+    baseline_cols = {c for c, kind in columns if kind == "baseline"}
+    cols = [c for c, _ in columns]
+    lines = []
+    for test in tests:
+        kind, title = TESTS.get(test, ("lat", test))
+        present = [c for c in cols if any(k[0] == c and k[1] == test for k in by)]
+        if not present:
+            continue
+        main = [c for c in present if c not in baseline_cols] or present
+        sizes = sorted({k[2] for k in by if k[1] == test and k[0] in main})
+        unit = "usec/op, lower is better" if kind == "lat" else "MB/s (MB = 2^20), higher is better"
+        lines.append("")
+        lines.append("%s: %s  [%s; %s of %d]" % (test, title, unit, stat, reps))
+        ratio_cols = [c for c in present if c != ref] if ref in present else []
+        head = ["size"] + present + ["%s/%s" % (c, ref) for c in ratio_cols]
+        table = [head]
+        for s in sizes:
+            cells = [fmt_size(s)]
+            for c in present:
+                r = by.get((c, test, s))
+                if not r:
+                    cells.append("-")
+                    continue
+                v = r[key] if kind == "lat" else s / r[key] * 1e6 / 2**20 if r[key] > 0 else 0.0
+                txt = ("%.3f" if kind == "lat" and v < 100 else "%.1f") % v
+                cells.append(txt + ("~" if r["spread"] > NOISY_SPREAD else ""))
+            for c in ratio_cols:
+                r, rr = by.get((c, test, s)), by.get((ref, test, s))
+                cells.append("%.2f" % (r[key] / rr[key]) if r and rr and rr[key] > 0 else "-")
+            table.append(cells)
+        widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+        lines += ["  ".join(x.rjust(w) for x, w in zip(row, widths)) for row in table]
+    if ref:
+        lines.append("")
+        lines.append("ratios: time(column) / time(%s), same test and size; < 1 = faster than %s" % (ref, ref))
+        lines.append("~ : the repetitions spread by more than %d %% of the median" % (NOISY_SPREAD * 100))
+    return lines
+
+
+def check_targets(results):
+    by = {(r["column"], r["test"], r["size"]): r for r in results}
+    out = []
+    for test, size, col, ref, limit in TARGETS:
+        r, rr = by.get((col, test, size)), by.get((ref, test, size))
+        if not r or not rr:
+            continue
+        ratio = r["median_usec"] / rr["median_usec"]
+        out.append({"test": test, "size": size, "column": col, "reference": ref,
+                    "ratio": ratio, "limit": limit, "met": ratio <= limit,
+                    "usec": r["median_usec"], "ref_usec": rr["median_usec"],
+                    # best of the repetitions: the least disturbed runs of each side
+                    "ratio_of_minima": r["min_usec"] / rr["min_usec"]})
+    return out
+
+
+def measure_run(r, ctx, rep, a):
+    """One runner, one repetition: wait (bounded) for a quiet machine, run,
+    and rerun up to a.retries times while other load disturbed the run.
+    Keeps the least disturbed attempt.  Returns (rows, err, other load during,
+    other load before, attempts)."""
+    best = None
+    for attempt in range(1, a.retries + 2):
+        before = wait_idle(a.wait_idle)
+        s0 = cpu_sample()
+        rows, err = r.run(ctx, rep)
+        load = other_load(s0, cpu_sample())
+        if best is None or (not err and (best[1] or (load or 0) < (best[2] or 0))):
+            best = (rows, err, load, before, attempt)
+        if err or load is None or load <= OTHER_LOAD_MAX:
+            break
+    return best[:4] + (attempt,)
+
+
+# ---------------------------------------------------------------- main
+class Ctx:
+    def __init__(self):
+        self.failures = []
+
+    def fail(self, msg):
+        self.failures.append(msg)
+        print("ERROR: " + msg, file=sys.stderr)
+
+
+def find_builddir(explicit):
+    here = os.path.dirname(os.path.abspath(__file__))
+    cands = [explicit] if explicit else [os.path.join(os.getcwd(), "bench"), os.getcwd(), here]
+    for d in cands:
+        if d and os.path.exists(os.path.join(d, "stpbench")):
+            return os.path.abspath(d)
+    return None
+
+
+def list_stages(stpbench):
+    p = subprocess.run([stpbench, "--list-stages"], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise SystemExit("compare.py: '%s --list-stages' failed: %s" % (stpbench, p.stderr.strip()))
+    return [s for s in p.stdout.split() if s]
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        prog="compare.py", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__.split("\n\n", 1)[1].split("\nOutput directory")[0])
+    ap.add_argument("--stages", help="comma-separated stages (default: every built stage, "
+                    "from stpbench --list-stages)")
+    ap.add_argument("--variant", nargs="+", action="append", metavar="ARG",
+                    help="LABEL STAGE [VAR=VALUE ...]: one more column, LABEL, running STAGE with "
+                    "these environment variables (repeatable), e.g. --variant mpi-rq4 mpi "
+                    "STAGEPORT_MPI_RECV_REQUEST=4")
+    ap.add_argument("--tests", help="comma-separated stpbench tests (default %s; --quick: %s)"
+                    % (DEFAULT_TESTS, QUICK["tests"]))
+    ap.add_argument("--reps", type=int, help="repetitions, alternating the columns (default 3; --quick: %d)" % QUICK["reps"])
+    ap.add_argument("--iters", type=int, help="iterations per size (default 10000; --quick: %d)"
+                    % QUICK["iters"])
+    ap.add_argument("--min", help="smallest size, passed as -m (K/M suffixes)")
+    ap.add_argument("--max", help="largest size, passed as -M")
+    ap.add_argument("--step", type=int, help="size multiplier (default 2; --quick: %d)" % QUICK["step"])
+    ap.add_argument("--max-bytes", help="per-size byte budget of the benches (default 1G; "
+                    "--quick: %s)" % QUICK["max_bytes"])
+    ap.add_argument("--quick", action="store_true",
+                    help="the short comparison: tests %s, %d iterations, sizes x%d, %d reps "
+                    "(about 1-2 minutes)" % (QUICK["tests"], QUICK["iters"], QUICK["step"], QUICK["reps"]))
+    ap.add_argument("--np", type=int, default=2, help="processes (default 2)")
+    ap.add_argument("--mpirun", default=os.environ.get("MPIRUN") or "mpirun",
+                    help="launcher command, split like a shell would (default $MPIRUN or mpirun); "
+                    "settings travel in the environment, which reaches local processes -- across "
+                    "hosts add the launcher's export option, e.g. \"mpirun -x STAGEPORT_STAGE\"")
+    ap.add_argument("--gasnet", metavar="PREFIX",
+                    help="also run stpbench built against the real GASNet installed at PREFIX "
+                    "(built with bench/Makefile.gasnet into BUILDDIR/gasnet)")
+    ap.add_argument("--gasnet-conduits", default="mpi,ucx", help="conduits for --gasnet (default mpi,ucx)")
+    ap.add_argument("--baselines", default=",".join(BASELINES),
+                    help="baseline runners (default %s; 'none' for none)" % ",".join(BASELINES))
+    ap.add_argument("--stat", choices=("median", "min"), default="median",
+                    help="what the tables show per test and size: the median over the repetitions "
+                    "(default) or the best one (min time); summary.json always has both")
+    ap.add_argument("--ref", default="mpi", help="column the ratios are against (default mpi)")
+    ap.add_argument("--builddir", help="directory holding stpbench and mpibench "
+                    "(default: ./bench, ., or this script's directory)")
+    ap.add_argument("--out", help="output directory (default results/<timestamp>)")
+    ap.add_argument("--wait-idle", type=float, default=0, metavar="S",
+                    help="before each run, wait up to S seconds for other load on the machine "
+                    "to stop (default 0: measure at once; other load is reported either way)")
+    ap.add_argument("--retries", type=int, default=2,
+                    help="rerun a run up to this many times when other load (anything but this "
+                    "comparison, VM steal time included) exceeded %.2f CPU during it; the least "
+                    "disturbed attempt is kept (default 2)" % OTHER_LOAD_MAX)
+    ap.add_argument("--timeout", type=int, default=600, help="seconds per run before it is killed (default 600)")
+    a = ap.parse_args(argv)
+    q = QUICK if a.quick else {}
+    a.tests = a.tests or q.get("tests", DEFAULT_TESTS)
+    a.reps = a.reps or q.get("reps", 3)
+    a.iters = a.iters or q.get("iters", 10000)
+    a.step = a.step or q.get("step", 2)
+    a.max_bytes = a.max_bytes or q.get("max_bytes", "1G")
+    a.gasnet_conduits = [c for c in a.gasnet_conduits.split(",") if c]
+    a.baselines = [] if a.baselines == "none" else [b for b in a.baselines.split(",") if b]
+    bad = [t for t in a.tests.split(",") if t not in TESTS]
+    unknown_b = [b for b in a.baselines if b not in BASELINES]
+    if any(len(v) < 2 or not all("=" in kv for kv in v[2:]) for v in a.variant or []):
+        ap.error("--variant LABEL STAGE [VAR=VALUE ...]")
+    if bad or unknown_b or a.reps < 1 or a.iters < 1 or a.np < 2:
+        ap.error("bad --tests %s / --baselines %s / --reps / --iters / --np" % (bad, unknown_b))
+    return a
+
+
+def main(argv):
+    a = parse_args(argv)
+    ctx = Ctx()
+    ctx.srcdir = os.path.dirname(os.path.abspath(__file__))
+    ctx.builddir = find_builddir(a.builddir)
+    if not ctx.builddir:
+        print("compare.py: no stpbench found (build first, or give --builddir)", file=sys.stderr)
+        return 2
+    ctx.stpbench = os.path.join(ctx.builddir, "stpbench")
+    ctx.mpibench = os.path.join(ctx.builddir, "mpibench")
+    built = list_stages(ctx.stpbench)
+    a.stages = [s for s in a.stages.split(",") if s] if a.stages is not None else built
+    missing = [s for s in a.stages + [v[1] for v in a.variant or []] if s not in built]
+    if missing:
+        print("compare.py: stage(s) %s not built (built: %s)" % (",".join(missing), ",".join(built)),
+              file=sys.stderr)
+        return 2
+    ctx.mpirun = shlex.split(a.mpirun) + ["-np", str(a.np)]
+    ctx.common_env = {}
+    if os.geteuid() == 0:  # Open MPI refuses root unless told
+        ctx.common_env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    ctx.timeout = a.timeout
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    ctx.outdir = os.path.abspath(a.out or os.path.join("results", stamp))
+    os.makedirs(os.path.join(ctx.outdir, "runs"), exist_ok=True)
+    ctx.log = open(os.path.join(ctx.outdir, "log.txt"), "w")
+
+    runners = stage_runners(a, ctx) + gasnet_runners(a, ctx)
+    for b in a.baselines:
+        runners += BASELINES[b](a, ctx)
+    if not runners:
+        print("compare.py: nothing to run", file=sys.stderr)
+        return 2
+
+    print("compare.py: %s; %d reps x [%s]; tests %s; iters %d; output %s"
+          % (platform.node(), a.reps, " ".join(r.name for r in runners), a.tests, a.iters, ctx.outdir))
+    t_start = time.monotonic()
+    samples, raw, columns, loads = {}, [], [], []
+    for rep in range(1, a.reps + 1):
+        for r in runners:
+            rows, err, load, before, tries = measure_run(r, ctx, rep, a)
+            loads.append({"rep": rep, "runner": r.name, "other_load": load,
+                          "other_load_before": before, "attempts": tries})
+            note = "" if load is None else "  other load %.2f CPU" % load
+            if tries > 1:
+                note += "  (%d attempts: other load on the machine)" % tries
+            print("  rep %d/%d %-12s%s%s" % (rep, a.reps, r.name, note,
+                                            "  FAILED: " + err.splitlines()[0] if err else ""))
+            if err:
+                ctx.fail("%s rep %d: %s" % (r.name, rep, err))
+            for row in rows:
+                raw.append(dict(row, rep=rep, runner=r.name,
+                                other_load="" if load is None else "%.3f" % load))
+                col = row["stage"]
+                if (col, r.kind) not in columns:
+                    columns.append((col, r.kind))
+                for test in r.shown_under(row["test"]):
+                    key = (col, test, int(row["size"]))
+                    samples.setdefault(key, []).append((float(row["usec_per_op"]), int(row["iters"])))
+
+    tests = [t for sel in a.tests.split(",") for t in EMITS.get(sel, [sel])]
+    results = summarize(samples)
+    ref = a.ref if any(c == a.ref for c, _ in columns) else None
+    lines = render_tables(results, columns, ref, tests, a.reps, a.stat)
+    targets = check_targets(results)
+    if targets:
+        lines.append("")
+        lines.append("targets (time ratio of the medians; of the best repetitions in brackets):")
+        for t in targets:
+            lines.append("  %-8s %6s: %s / %s = %.2f  (limit %.2f: %s)  [%.3f vs %.3f usec; best: %.2f]"
+                         % (t["test"], fmt_size(t["size"]) + " B", t["column"], t["reference"],
+                            t["ratio"], t["limit"], "met" if t["met"] else "NOT met",
+                            t["usec"], t["ref_usec"], t["ratio_of_minima"]))
+    if ctx.failures:
+        lines.append("")
+        lines.append("%d run(s) FAILED, see log.txt:" % len(ctx.failures))
+        lines += ["  " + f.splitlines()[0] for f in ctx.failures]
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+
+    with open(os.path.join(ctx.outdir, "table.txt"), "w") as f:
+        f.write(text)
+    with open(os.path.join(ctx.outdir, "raw.csv"), "w", newline="") as f:
+        fields = ["rep", "runner", "stage", "test", "size", "iters", "usec_per_op", "MB_per_s",
+                  "other_load"]
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(raw)
+    summary = {
+        "meta": {
+            "argv": ["compare.py"] + argv, "host": platform.node(), "date": stamp,
+            "seconds": round(time.monotonic() - t_start, 1), "reps": a.reps, "iters": a.iters,
+            "step": a.step, "max_bytes": a.max_bytes, "np": a.np, "tests": tests,
+            "stages": a.stages, "reference": ref,
+            "columns": [{"name": c, "kind": k} for c, k in columns],
+            "commands": {r.name: r.command_line("<csv>") for r in runners},
+            "headers": {r.name: r.headers for r in runners},
+        },
+        "results": results, "targets": targets, "failures": ctx.failures, "load": loads,
+    }
+    with open(os.path.join(ctx.outdir, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    ctx.log.close()
+    print("(%.0f s; %s/{table.txt,raw.csv,summary.json,log.txt})" % (time.monotonic() - t_start, ctx.outdir))
+    return 1 if ctx.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
