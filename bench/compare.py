@@ -40,7 +40,9 @@ time included -- and reruns a disturbed run (--retries, default 2), keeping
 the least disturbed attempt; --wait-idle S also waits for a quiet machine
 before each run.  Medians over --reps then absorb what is left.
 
-Adding a baseline (e.g. raw UCX via ucx_perftest) is one function appended to
+Baselines: mpi (bench/mpibench: ping-ack, flood) and ucx (raw UCX, ucx_perftest
+put latency and bandwidth at the same sizes: the ceiling of the UCX stages).
+Adding a baseline is one function appended to
 BASELINES: it returns Runner objects (override Runner.run if the tool does not
 write stpbench CSV rows).
 
@@ -56,6 +58,7 @@ import os
 import platform
 import resource
 import shlex
+import shutil
 import signal
 import statistics
 import subprocess
@@ -85,6 +88,14 @@ QUICK = {"tests": "putlat,amshort,ammedium,putbw", "iters": 2000, "step": 8,
 TARGETS = [
     ("putlat", 8, "mpi", "gasnet-mpi", 1.25),
     ("amshort", 0, "mpi", "gasnet-mpi", 1.25),
+    # the ucx stage: half the mpi stage's put latency, below MPI ping-ack,
+    # 1.5x the mpi stage's flood bandwidth and at least the real ucx-conduit's
+    ("putlat", 8, "ucx", "mpi", 0.5),
+    ("putlat", 8, "ucx", "mpi-pingack", 1.0),
+    ("putbw", 65536, "ucx", "mpi", 1 / 1.5),
+    ("putbw", 1048576, "ucx", "mpi", 1 / 1.5),
+    ("putbw", 65536, "ucx", "gasnet-ucx", 1.0),
+    ("putbw", 1048576, "ucx", "gasnet-ucx", 1.0),
 ]
 
 NOISY_SPREAD = 0.20
@@ -205,6 +216,13 @@ def read_csv(path):
         return []
 
 
+def parse_size(text):
+    """'64K' -> 65536 (K, M, G = 2^10, 2^20, 2^30)."""
+    t = str(text).strip().upper()
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
+    return int(t[:-1] if mult > 1 else t) * mult
+
+
 def size_args(a, min_size=None):
     """stpbench/mpibench size and iteration options shared by every runner."""
     out = ["-i", str(a.iters), "--step", str(a.step), "--max-bytes", str(a.max_bytes)]
@@ -269,8 +287,77 @@ def baseline_mpi(a, ctx):
                    test_map=show, kind="baseline")]
 
 
+class PerftestRunner(Runner):
+    """Raw UCX, the ceiling of every UCX-based stage: ucx_perftest (UCX's own
+    tool, a server and a client on this host, UCX-allocated memory) at the
+    same sizes as stpbench.  putlat <- ucp_put_lat (one-way latency of a put
+    the target detects by polling memory: no flush round trip, so a strict
+    floor), putbw <- ucp_put_bw.  Rows carry the column name ucx-perftest."""
+
+    TESTS = {"putlat": "ucp_put_lat", "putbw": "ucp_put_bw"}
+
+    def __init__(self, a, sizes):
+        super().__init__("ucx-perftest", ["ucx_perftest"], kind="baseline")
+        self.a, self.sizes = a, sizes
+
+    def command_line(self, csv_path):
+        return "ucx_perftest -t ucp_put_lat|ucp_put_bw -s SIZE -n ITERS (server + client on localhost)"
+
+    def run(self, ctx, rep):
+        rows = []
+        port = 13000 + (os.getpid() + 97 * rep) % 20000
+        for test, sizes in self.sizes.items():
+            for size in sizes:
+                iters = max(100, min(self.a.iters, self.a.max_bytes_n // max(size, 1)))
+                port += 1
+                argv = ["ucx_perftest", "-t", self.TESTS[test], "-s", str(size), "-n", str(iters),
+                        "-p", str(port)]
+                env = {**os.environ, **ctx.common_env, "UCX_WARN_UNUSED_ENV_VARS": "n"}
+                srv = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       start_new_session=True)
+                time.sleep(0.3)
+                err, out = launch(argv[:1] + ["localhost"] + argv[1:], env, ctx.timeout, ctx.log,
+                                  "ucx-perftest %s %d rep %d" % (test, size, rep), shlex.join(argv))
+                try:
+                    srv.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(srv.pid, signal.SIGKILL)
+                if err:
+                    return rows, err
+                final = [l.split() for l in out.splitlines() if l.startswith("Final:")]
+                if not final:
+                    return rows, "ucx_perftest printed no Final: line"
+                # Final: iters  lat50%  lat-avg  lat-overall  bw-avg  bw-overall  rate-avg  rate-overall
+                f = final[-1]
+                usec = float(f[3]) if test == "putlat" else size / (float(f[6]) * 2**20) * 1e6
+                rows.append({"stage": "ucx-perftest", "test": test, "size": str(size), "iters": str(iters),
+                             "usec_per_op": "%.6f" % usec, "MB_per_s": "%.3f" % (size / usec * 1e6 / 2**20)})
+        return rows, None
+
+
+def baseline_ucx(a, ctx):
+    """Raw UCX via ucx_perftest (package ucx-utils), if it is installed."""
+    want = [t for t in PerftestRunner.TESTS if t in a.tests.split(",")]
+    if not want or not shutil.which("ucx_perftest"):
+        return []
+    sizes = {}
+    for t in want:
+        lo, hi = (1, 4096) if t == "putlat" else (1024, 4 << 20)
+        if a.min is not None:
+            lo = max(lo, parse_size(a.min))
+        if a.max is not None:
+            hi = parse_size(a.max)
+        n, sizes[t] = lo, []
+        while n <= hi:
+            sizes[t].append(n)
+            n *= a.step
+        if t == "putlat" and 8 not in sizes[t] and lo <= 8 <= hi:
+            sizes[t].append(8)
+    return [PerftestRunner(a, sizes)]
+
+
 # Extra "baseline" runners: each function (args, ctx) -> [Runner].  Add one here.
-BASELINES = {"mpi": baseline_mpi}
+BASELINES = {"mpi": baseline_mpi, "ucx": baseline_ucx}
 
 
 # ---------------------------------------------------------------- results
@@ -457,6 +544,7 @@ def parse_args(argv):
     a.iters = a.iters or q.get("iters", 10000)
     a.step = a.step or q.get("step", 2)
     a.max_bytes = a.max_bytes or q.get("max_bytes", "1G")
+    a.max_bytes_n = parse_size(a.max_bytes)
     a.gasnet_conduits = [c for c in a.gasnet_conduits.split(",") if c]
     a.baselines = [] if a.baselines == "none" else [b for b in a.baselines.split(",") if b]
     bad = [t for t in a.tests.split(",") if t not in TESTS]
