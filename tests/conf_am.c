@@ -475,7 +475,7 @@ void conf_test_am_long_sizes(void) {
         /* a LongAsync source stays untouched until its reply has run (the
          * next message reuses it); a Long source is free on return */
         if (async) CONF_WAIT(conf_cnt.long_rep >= sent);
-        else memset(s, 0xEE, n);
+        else if (n) memset(s, 0xEE, n);
       }
     }
     /* the second pass reuses the destinations: let every handler run first */
