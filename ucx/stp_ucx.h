@@ -34,7 +34,18 @@ typedef struct stp_ucx {
   int rank, size;
   stp_ucx_boot_t boot;
   const char *user; /* named in every message */
+  char *addrs;      /* every rank's main-worker address, addr_len bytes apart */
+  size_t addr_len;  /* (kept for stp_ucx_worker_open) */
 } stp_ucx_t;
+
+/* An extra worker on an open context, with its own endpoint to every rank's
+ * main worker (u->worker).  For a user that drives UCX from two threads: the
+ * main worker on one, this one on the other (open the context with
+ * thread_multi so the two workers may share it). */
+typedef struct stp_ucx_worker {
+  ucp_worker_h worker;
+  ucp_ep_h *ep; /* per rank, to that rank's main worker */
+} stp_ucx_worker_t;
 
 /* Memory registered with UCX, with its packed remote key. */
 typedef struct stp_ucx_region {
@@ -59,8 +70,14 @@ typedef struct stp_ucx_remote {
 ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_ucx_boot_t *boot, uint64_t features, int thread_multi,
                           const char *user);
 /* Close endpoints (without waiting for peers that may be gone), worker and
- * context.  Not collective. */
+ * context.  Not collective.  Close extra workers first. */
 void stp_ucx_close(stp_ucx_t *u);
+
+/* Create an extra worker (thread_multi: UCS_THREAD_MODE_MULTI) with
+ * endpoints to every rank's main worker.  Not collective: it uses the
+ * addresses gathered by stp_ucx_open.  Features are the context's. */
+ucs_status_t stp_ucx_worker_open(stp_ucx_t *u, stp_ucx_worker_t *w, int thread_multi);
+void stp_ucx_worker_close(stp_ucx_t *u, stp_ucx_worker_t *w);
 
 static inline unsigned stp_ucx_progress(stp_ucx_t *u) { return ucp_worker_progress(u->worker); }
 

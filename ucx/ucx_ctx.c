@@ -34,10 +34,58 @@ ucs_status_t stp_ucx_wait(stp_ucx_t *u, ucs_status_ptr_t req, const char *what) 
   return st;
 }
 
+static ucs_status_t worker_create(stp_ucx_t *u, int thread_multi, ucp_worker_h *w) {
+  ucp_worker_params_t wparams;
+  ucs_status_t st;
+  memset(&wparams, 0, sizeof(wparams));
+  wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  wparams.thread_mode = thread_multi ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+  st = ucp_worker_create(u->context, &wparams, w);
+  if (st != UCS_OK) stp_ucx_report(u, st, "creating a UCX worker");
+  return st;
+}
+
+/* Endpoints from `worker` to every rank's main worker (u->addrs). */
+static ucs_status_t connect_all(stp_ucx_t *u, ucp_worker_h worker, ucp_ep_h *ep) {
+  for (int i = 0; i < u->size; i++) {
+    ucp_ep_params_t p;
+    ucs_status_t st;
+    memset(&p, 0, sizeof(p));
+    p.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+    p.address = (const ucp_address_t *)(u->addrs + (size_t)i * u->addr_len);
+    st = ucp_ep_create(worker, &p, &ep[i]);
+    if (st != UCS_OK) {
+      stp_ucx_report(u, st, "creating the endpoint to rank %d", i);
+      return st;
+    }
+  }
+  return UCS_OK;
+}
+
+/* Close (forcibly: peers may already be gone) and free an endpoint table. */
+static void close_all(stp_ucx_t *u, ucp_worker_h worker, ucp_ep_h **eptab) {
+  ucp_ep_h *ep = *eptab;
+  if (!ep) return;
+  for (int i = 0; i < u->size; i++) {
+    ucp_request_param_t p;
+    ucs_status_ptr_t req;
+    if (!ep[i]) continue;
+    memset(&p, 0, sizeof(p));
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    p.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    req = ucp_ep_close_nbx(ep[i], &p);
+    if (UCS_PTR_IS_PTR(req)) {
+      while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(worker);
+      ucp_request_free(req);
+    }
+  }
+  free(ep);
+  *eptab = NULL;
+}
+
 ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_ucx_boot_t *boot, uint64_t features, int thread_multi,
                           const char *user) {
   ucp_params_t params;
-  ucp_worker_params_t wparams;
   ucp_address_t *addr = NULL;
   size_t alen = 0, maxlen = 0;
   size_t *lens = NULL;
@@ -59,14 +107,8 @@ ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_ucx_boot_t *boot, uint64_t fea
     stp_ucx_report(u, st, "creating the UCX context (ucp_init)");
     return st;
   }
-  memset(&wparams, 0, sizeof(wparams));
-  wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-  wparams.thread_mode = thread_multi ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
-  st = ucp_worker_create(u->context, &wparams, &u->worker);
-  if (st != UCS_OK) {
-    stp_ucx_report(u, st, "creating the UCX worker");
-    goto fail;
-  }
+  st = worker_create(u, thread_multi, &u->worker);
+  if (st != UCS_OK) goto fail;
   st = ucp_worker_get_address(u->worker, &addr, &alen);
   if (st != UCS_OK) {
     stp_ucx_report(u, st, "getting the worker address");
@@ -93,22 +135,15 @@ ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_ucx_boot_t *boot, uint64_t fea
   }
   memcpy(mine, addr, alen);
   u->boot.allgather(u->boot.ctx, mine, all, maxlen);
+  u->addrs = all;
+  u->addr_len = maxlen;
+  all = NULL;
 
-  for (int i = 0; i < u->size; i++) {
-    ucp_ep_params_t ep;
-    memset(&ep, 0, sizeof(ep));
-    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
-    ep.address = (const ucp_address_t *)(all + (size_t)i * maxlen);
-    st = ucp_ep_create(u->worker, &ep, &u->ep[i]);
-    if (st != UCS_OK) {
-      stp_ucx_report(u, st, "creating the endpoint to rank %d", i);
-      goto fail;
-    }
-  }
+  st = connect_all(u, u->worker, u->ep);
+  if (st != UCS_OK) goto fail;
   ucp_worker_release_address(u->worker, addr);
   free(lens);
   free(mine);
-  free(all);
   return UCS_OK;
 
 fail:
@@ -121,27 +156,35 @@ fail:
 }
 
 void stp_ucx_close(stp_ucx_t *u) {
-  if (u->ep) {
-    for (int i = 0; i < u->size; i++) {
-      ucp_request_param_t p;
-      ucs_status_ptr_t req;
-      if (!u->ep[i]) continue;
-      memset(&p, 0, sizeof(p));
-      p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-      p.flags = UCP_EP_CLOSE_FLAG_FORCE; /* peers may already be gone */
-      req = ucp_ep_close_nbx(u->ep[i], &p);
-      if (UCS_PTR_IS_PTR(req)) {
-        while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(u->worker);
-        ucp_request_free(req);
-      }
-    }
-    free(u->ep);
-    u->ep = NULL;
-  }
+  close_all(u, u->worker, &u->ep);
   if (u->worker) ucp_worker_destroy(u->worker);
   if (u->context) ucp_cleanup(u->context);
   u->worker = NULL;
   u->context = NULL;
+  free(u->addrs);
+  u->addrs = NULL;
+}
+
+ucs_status_t stp_ucx_worker_open(stp_ucx_t *u, stp_ucx_worker_t *w, int thread_multi) {
+  ucs_status_t st;
+  memset(w, 0, sizeof(*w));
+  st = worker_create(u, thread_multi, &w->worker);
+  if (st != UCS_OK) return st;
+  w->ep = calloc((size_t)u->size, sizeof(*w->ep));
+  if (!w->ep) {
+    st = UCS_ERR_NO_MEMORY;
+    stp_ucx_report(u, st, "allocating the endpoint table of an extra worker");
+  } else {
+    st = connect_all(u, w->worker, w->ep);
+  }
+  if (st != UCS_OK) stp_ucx_worker_close(u, w);
+  return st;
+}
+
+void stp_ucx_worker_close(stp_ucx_t *u, stp_ucx_worker_t *w) {
+  close_all(u, w->worker, &w->ep);
+  if (w->worker) ucp_worker_destroy(w->worker);
+  w->worker = NULL;
 }
 
 ucs_status_t stp_ucx_region_map(stp_ucx_t *u, void *addr, size_t len, stp_ucx_region_t *r) {

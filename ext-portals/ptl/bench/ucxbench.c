@@ -1,0 +1,119 @@
+/*
+ * ucxbench.c -- the raw-UCX baseline for ptlbench: the ceiling every
+ * UCX-based stage is judged against.  Same sizes, same memory kind
+ * (UCX-allocated, registered), same output format, mode "raw":
+ *
+ *   mpirun -np 2 ucxbench [-n ITERS]
+ *
+ *   putlat  ucp_put_nbx + ucp_ep_flush_nbx, completed    8 B .. 4 KiB
+ *   getlat  ucp_get_nbx, completed                       8 B .. 4 KiB
+ *   putbw   64 ucp_put_nbx, then one flush, repeated     1 KiB .. 4 MiB
+ *
+ * UCX setup is the shared module's (ucx/stp_ucx.h).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stp_ucx.h"
+
+#define SEG_BYTES (8u << 20)
+#define WINDOW 64
+
+static int rank, iters = 10000;
+static stp_ucx_t u;
+static stp_ucx_region_t seg, src;
+static stp_ucx_remote_t *rseg;
+
+static void allgather(void *ctx, const void *mine, void *all, size_t len) {
+  (void)ctx;
+  MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void check(ucs_status_t st, const char *what) {
+  if (st == UCS_OK) return;
+  fprintf(stderr, "ucxbench rank %d: %s: %s\n", rank, what, ucs_status_string(st));
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void put(size_t n, uint64_t off) {
+  ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH, .memh = src.memh};
+  check(stp_ucx_wait(&u, ucp_put_nbx(u.ep[1], src.addr, n, rseg[1].addr + off, rseg[1].rkey, &p), "put"), "put");
+}
+
+static void flush(void) {
+  ucp_request_param_t p = {.op_attr_mask = 0};
+  check(stp_ucx_wait(&u, ucp_ep_flush_nbx(u.ep[1], &p), "flush"), "flush");
+}
+
+static void get(size_t n) {
+  ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH, .memh = src.memh};
+  check(stp_ucx_wait(&u, ucp_get_nbx(u.ep[1], src.addr, n, rseg[1].addr, rseg[1].rkey, &p), "get"), "get");
+}
+
+static void result(const char *test, size_t param, double v, const char *unit) {
+  printf("RESULT raw %s %zu %.4f %s\n", test, param, v, unit);
+}
+
+int main(int argc, char **argv) {
+  int nprocs;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (nprocs < 2) {
+    if (!rank) fprintf(stderr, "usage: mpirun -np 2 ucxbench [-n ITERS]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  if (argc > 2 && !strcmp(argv[1], "-n")) iters = atoi(argv[2]);
+  stp_ucx_boot_t boot = {rank, nprocs, allgather, NULL};
+  check(stp_ucx_open(&u, &boot, UCP_FEATURE_RMA, 0, "ucxbench"), "open");
+  check(stp_ucx_region_map(&u, NULL, SEG_BYTES, &seg), "segment");
+  check(stp_ucx_region_map(&u, NULL, SEG_BYTES, &src), "source");
+  memset(seg.addr, 0, SEG_BYTES);
+  memset(src.addr, 1, SEG_BYTES);
+  rseg = calloc((size_t)nprocs, sizeof(*rseg));
+  check(stp_ucx_exchange(&u, &seg, rseg), "exchange");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (size_t n = 8; n <= 4096; n *= 2) {
+      for (int i = 0; i < iters / 10; i++) put(n, 0), flush();
+      double t0 = now();
+      for (int i = 0; i < iters; i++) put(n, 0), flush();
+      result("putlat", n, (now() - t0) / iters * 1e6, "us");
+    }
+    for (size_t n = 8; n <= 4096; n *= 2) {
+      for (int i = 0; i < iters / 10; i++) get(n);
+      double t0 = now();
+      for (int i = 0; i < iters; i++) get(n);
+      result("getlat", n, (now() - t0) / iters * 1e6, "us");
+    }
+    for (size_t n = 1024; n <= (4u << 20); n *= 4) {
+      long total = (long)((256ull << 20) / n);
+      int rounds = (int)((total < 4 * WINDOW ? 4 * WINDOW : total) / WINDOW);
+      double t0 = 0;
+      for (int w = -1; w < rounds; w++) {
+        if (w == 0) t0 = now();
+        for (int k = 0; k < WINDOW; k++) put(n, (uint64_t)k * n % (SEG_BYTES - n));
+        flush();
+      }
+      result("putbw", n, (double)n * rounds * WINDOW / (now() - t0) / 1e9, "GB/s");
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  stp_ucx_remote_release(&u, rseg);
+  stp_ucx_region_unmap(&u, &seg);
+  stp_ucx_region_unmap(&u, &src);
+  stp_ucx_close(&u);
+  free(rseg);
+  MPI_Finalize();
+  return 0;
+}

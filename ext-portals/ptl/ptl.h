@@ -1,0 +1,500 @@
+/*
+ * ptl.h -- ptl: a Portals 3.3 emulation over UCX.
+ *
+ * ptl is the network interface the GASNet team ported GASNet to on the Cray
+ * XT (Portals 3.3 on the SeaStar), rebuilt in software on UCX so that port
+ * can be replayed on an ordinary cluster.  It stands on its own: this header,
+ * libptl, its own tests and benchmarks.  It knows nothing of GASNet.
+ *
+ * Names, types, constants and event rules are Portals 3.3's (the Sandia
+ * reference headers were the factual reference); everything that is not in
+ * Portals 3.3 is an extension named PtlX... / PTLX_... below.
+ *
+ * ------------------------------------------------------------------------
+ * 1. The model in one page
+ * ------------------------------------------------------------------------
+ * A process opens one network interface (NI).  Its portal table has
+ * PTLX_PT_INDEX_MAX + 1 entries; each entry holds an ordered match list of
+ * match entries (ME).  An ME carries 64 match bits, 64 ignore bits, a source
+ * filter (match_id: nid and/or pid, or PTL_NID_ANY / PTL_PID_ANY) and an
+ * unlink policy, and has at most one memory descriptor (MD) attached.
+ *
+ * An incoming Put or Get names (target, pt_index, match_bits, offset).  The
+ * target walks the list in order and takes the FIRST entry that
+ *   - accepts the source (match_id),
+ *   - matches: ((match_bits ^ me.match_bits) & ~me.ignore_bits) == 0,
+ *   - has an active MD that allows the operation (PTL_MD_OP_PUT / _GET),
+ *   - and whose MD can hold it: offset + length <= md.length, or, with
+ *     PTL_MD_TRUNCATE, offset <= md.length (mlength is then cut to fit).
+ * An entry failing any test is skipped, not fatal: the walk goes on.  A
+ * message no entry takes is dropped and counted (PTL_SR_DROP_COUNT).
+ *
+ * The offset is the initiator's (remote_offset) when the MD has
+ * PTL_MD_MANAGE_REMOTE; otherwise the MD is locally managed: each message is
+ * appended at the MD's own running offset, and, with PTL_MD_MAX_SIZE, the MD
+ * becomes inactive as soon as less than max_size bytes remain (GASNet's
+ * double-buffered request buffers, seed 000 section 4.2).  Every operation
+ * that uses an MD decrements its threshold (unless PTL_MD_THRESH_INF); at
+ * zero the MD is inactive.  An inactive MD attached or bound with
+ * PTL_UNLINK is unlinked once its operations in progress end, and a
+ * PTL_EVENT_UNLINK event follows the event that made it inactive.  When an
+ * MD is unlinked, its ME goes too if the ME was attached with PTL_UNLINK.
+ *
+ * Free-floating MDs (PtlMDBind) are the initiator side: the source of a Put,
+ * the destination of a Get's reply, the target of ACK events.
+ *
+ * ------------------------------------------------------------------------
+ * 2. Events (seed 000, Table 2; Portals 3.3)
+ * ------------------------------------------------------------------------
+ * Events go to the EQ of the MD concerned (none when eq_handle is
+ * PTL_EQ_NONE; START or END kinds can be switched off with
+ * PTL_MD_EVENT_START_DISABLE / PTL_MD_EVENT_END_DISABLE).
+ *
+ *   Put, initiator:  SEND_START (on issue), SEND_END (source buffer reusable:
+ *                    local completion), ACK (data placed at the target:
+ *                    remote completion; only with PTL_ACK_REQ and if the
+ *                    target MD lacks PTL_MD_ACK_DISABLE; no ACK for a
+ *                    dropped Put).
+ *   Put, target:     PUT_START (matched), PUT_END (data in place).
+ *   Get, target:     GET_START (matched), GET_END (reply data sent).
+ *   Get, initiator:  REPLY_START, REPLY_END (data in place: the Get is done).
+ *   Any MD:          UNLINK, after the event of the operation that unlinked it.
+ *
+ * Event fields (ptl_event_t):
+ *   type          the kind above
+ *   initiator     Put/Get at the target: the initiator.  SEND_*: this process.
+ *                 ACK, REPLY_*: the target that answered.
+ *   pt_index, match_bits   those of the Put/Get (all 64 bits, as sent)
+ *   rlength       length requested by the initiator
+ *   mlength       length actually moved (<= rlength after truncation)
+ *   offset        offset into the MD of THIS event: target MD for PUT_* and
+ *                 GET_*; the initiator's local offset for SEND_* and REPLY_*
+ *                 (PtlPutRegion / PtlGetRegion local_offset: a bounce buffer
+ *                 is base + offset, seed 000 section 3.3); for ACK the offset
+ *                 at which the data landed in the target MD.
+ *   md_handle, md the MD concerned and a snapshot of it (md.user_ptr is the
+ *                 client's tag; md.threshold is the remaining threshold)
+ *   hdr_data      the Put's 64-bit header data (PUT_*, SEND_*, ACK); 0 else
+ *   link          END events: the sequence of the matching START event in
+ *                 the same EQ (0 when there was none)
+ *   sequence      position of this event in its EQ (0, 1, 2, ...)
+ *   ni_fail_type  PTL_NI_OK, or PTL_NI_FAIL when the transport failed
+ *   uid, jid      0 (no access control in ptl)
+ *
+ * Order: an operation's events come in the order above (START before END,
+ * SEND_END before ACK even when the ACK overtakes the send's completion,
+ * UNLINK last); events of different operations come in the order ptl
+ * produced them.
+ *
+ * EQs have a fixed capacity: PtlEQAlloc's count rounded up to a power of
+ * two (at least 2), as in the reference implementation.  (In offload mode
+ * the progress thread's events wait in a second ring of that capacity until
+ * the client next looks at the EQ, so an EQ may briefly hold up to twice
+ * count.)  An EQ never overwrites: an event that finds it full is dropped,
+ * counted (PTLX_SR_EQ_DROPPED), and the next successful PtlEQGet/Wait/Poll
+ * on that EQ returns PTL_EQ_DROPPED instead of PTL_OK (with a valid event).
+ * Never silent.
+ *
+ * ------------------------------------------------------------------------
+ * 3. Processing modes (seed 004): where matching runs
+ * ------------------------------------------------------------------------
+ * Chosen per NI at PtlNIInit by the interface argument:
+ *   PTLX_IFACE_HOST      host mode: incoming messages are matched, placed
+ *                        and acknowledged only while this process is inside
+ *                        a ptl call (PtlEQGet/Wait/Poll, and the waits
+ *                        inside PtlMEUnlink, PtlMDUnlink, PtlNIFini).  The
+ *                        host-based, interrupt-era design: an idle waiter
+ *                        eventually sleeps until the network wakes it.
+ *   PTLX_IFACE_OFFLOAD   offload mode: a progress thread per NI stands in
+ *                        for the SeaStar's PowerPC: it matches and places
+ *                        incoming messages, sends ACKs and replies and
+ *                        posts events whether or not the client polls (a
+ *                        client that is waiting in ptl anyway lends a hand
+ *                        when the progress thread is not at it).  In
+ *                        addition, an ME that is persistent, remotely
+ *                        managed and event-free is PUBLISHED to the other
+ *                        offload-mode NIs, whose Puts/Gets to it then go
+ *                        straight to UCX RMA: no target CPU at all, the ACK
+ *                        from remote completion (a flush).  See section 5.
+ *   PTL_IFACE_DEFAULT    the mode named by the environment variable
+ *                        PTL_MODE=host|offload (default: host).
+ * Environment: PTL_PUBLISH=0 turns publishing off (offload mode then
+ * matches everything on the progress thread); PTL_VERBOSE=1 prints the mode
+ * and transport choices at PtlNIInit.
+ *
+ * ------------------------------------------------------------------------
+ * 4. Transport, bootstrap, threads, memory
+ * ------------------------------------------------------------------------
+ * Matched traffic uses UCX active messages: the Put header carries
+ * (pt_index, match_bits, offset, hdr_data, ACK address); small payloads come
+ * eagerly and are copied into the matched MD, large ones (UCX rendezvous)
+ * are received straight into the matched MD's memory (no extra copy).  A
+ * Get is a header; the target answers with a reply message carrying the
+ * data from its MD.  ACKs and replies name the initiator's MD by handle and
+ * are dropped if that handle is stale.
+ *
+ * Bootstrap: job rank and size, and the exchange of UCX addresses, come from
+ * MPI (MPI_COMM_WORLD): PtlInit calls MPI_Init if the client has not, and
+ * PtlFini then calls MPI_Finalize.  A client with its own launcher calls
+ * PtlXBootstrap before PtlNIInit instead.  PtlNIInit and PtlNIFini are
+ * collective over the job (every process calls them; PtlNIFini waits for
+ * every process so that nothing is still being written when memory is
+ * released).  A process is {nid = job rank, pid = 0}.
+ *
+ * Threads: calls on one NI must not run concurrently (one client thread at
+ * a time, as GASNET_SEQ); each EQ is read by one thread at a time.  ptl's
+ * own progress thread (offload mode) is internal.
+ *
+ * Memory: binding or attaching an MD pins its pages (mlock) and registers
+ * them with UCX, and unlinking undoes both, as on a real NIC -- what makes a
+ * temporary MD expensive.  If pinning is refused (RLIMIT_MEMLOCK) ptl warns
+ * once and registers unpinned.  Memory from PtlXMemAlloc is registered
+ * already, and UCX-allocated so that shared-memory transports reach it with
+ * plain stores: MDs over it cost nothing to bind (the place for a GASNet
+ * segment).  Overlapping MDs over ordinary memory are each pinned and
+ * registered; munlock does not nest, so unlinking one unpins pages the
+ * other shares (data movement does not depend on the pin).
+ *
+ * ------------------------------------------------------------------------
+ * 5. Offload publishing and first-match
+ * ------------------------------------------------------------------------
+ * An ME X of an offload NI is published when all hold:
+ *   (a) X is eligible: ME PTL_RETAIN; an active MD with PTL_MD_MANAGE_REMOTE,
+ *       threshold PTL_MD_THRESH_INF, no EQ (or both START and END events
+ *       disabled), without PTL_MD_MAX_SIZE, allowing Put and/or Get;
+ *   (b) no EARLIER entry of the same list could ever take a message X could
+ *       take: for every ME Y before X (with or without an MD, active or
+ *       not), the match sets are disjoint -- their match bits differ in a
+ *       bit neither ignores, or their source filters name different
+ *       processes.
+ * Published entries of a list are therefore pairwise disjoint, and for a
+ * message that X matches, X is certainly the entry a full walk would pick
+ * IF X's MD accepts it (op allowed, fits or truncates); the initiator checks
+ * exactly that against the published description and otherwise sends the
+ * message to be matched normally.  The shortcut is taken only when both NIs
+ * are in offload mode with publishing on.
+ *
+ * The list owner re-evaluates (a) and (b) after every change to the list or
+ * its MDs.  An entry that stops qualifying -- unlinked, its MD unlinked, or
+ * shadowed by an overlapping ME attached/inserted before it -- is revoked
+ * SYNCHRONOUSLY: the call making the change (PtlMEAttach, PtlMEInsert,
+ * PtlMEUnlink, PtlMDUnlink, PtlPost, ...) returns only after every offload
+ * peer's progress thread has acknowledged the revocation.  A peer
+ * acknowledges only once its client thread is not inside a shortcut
+ * operation, and shortcut operations complete remotely (flush) before
+ * PtlPut/PtlGet return, so after the acknowledgements no RMA to the old
+ * entry is in flight or can start; the new list governs every later message.
+ * Publications and revocations travel on one ordered (sequence-numbered)
+ * control stream per pair of processes, so a late publication can never
+ * resurrect a revoked entry.  Entries that start to qualify are published
+ * asynchronously (until a peer learns of one, it simply matches normally).
+ * Messages that take different paths (shortcut vs matched) are not ordered
+ * with respect to each other.
+ */
+#ifndef PTL_H
+#define PTL_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- types */
+typedef uint64_t ptl_size_t;
+
+/* Handles are opaque 64-bit values carrying a kind, a slot and a generation:
+ * a stale or forged handle is detected, never trusted. */
+typedef uint64_t ptl_handle_any_t;
+typedef ptl_handle_any_t ptl_handle_ni_t;
+typedef ptl_handle_any_t ptl_handle_eq_t;
+typedef ptl_handle_any_t ptl_handle_md_t;
+typedef ptl_handle_any_t ptl_handle_me_t;
+#define PTL_INVALID_HANDLE ((ptl_handle_any_t)UINT64_MAX)
+#define PTL_HANDLE_NONE ((ptl_handle_any_t)0x7fffffffffffffffULL)
+#define PTL_EQ_NONE ((ptl_handle_eq_t)0xbfffffffffffffffULL)
+
+typedef uint32_t ptl_pt_index_t;
+typedef uint32_t ptl_ac_index_t;
+#define PTL_PT_INDEX_ANY ((ptl_pt_index_t)0xffffffffu)
+typedef uint64_t ptl_match_bits_t;
+typedef uint32_t ptl_interface_t;
+typedef uint32_t ptl_nid_t;
+typedef uint32_t ptl_pid_t;
+typedef uint32_t ptl_uid_t;
+typedef uint32_t ptl_jid_t;
+#define PTL_NID_ANY ((ptl_nid_t)0xffffffffu)
+#define PTL_PID_ANY ((ptl_pid_t)0xffffffffu)
+#define PTL_UID_ANY ((ptl_uid_t)0xffffffffu)
+#define PTL_JID_ANY ((ptl_jid_t)0xffffffffu)
+
+typedef struct {
+  ptl_nid_t nid; /* job rank */
+  ptl_pid_t pid; /* always 0 */
+} ptl_process_id_t;
+
+/* PtlNIInit: limits wanted / granted (ptl grants its fixed limits). */
+typedef struct {
+  int max_mes;       /* match entries per NI */
+  int max_mds;       /* memory descriptors per NI */
+  int max_eqs;       /* event queues per NI */
+  int max_ac_index;  /* 0: one access-control entry, allowing everything */
+  int max_pt_index;  /* highest portal table index (PTLX_PT_INDEX_MAX) */
+  int max_md_iovecs; /* 0: PTL_MD_IOVEC is not supported */
+  int max_me_list;   /* entries per match list */
+  int max_getput_md; /* 0: PtlGetPut is not provided */
+} ptl_ni_limits_t;
+
+typedef enum { PTL_RETAIN, PTL_UNLINK } ptl_unlink_t;
+typedef enum { PTL_INS_BEFORE, PTL_INS_AFTER } ptl_ins_pos_t;
+typedef enum { PTL_ACK_REQ, PTL_NO_ACK_REQ } ptl_ack_req_t;
+
+/* A memory descriptor as the client describes it. */
+typedef struct {
+  void *start;
+  ptl_size_t length;
+  int threshold;             /* operations allowed before inactive, or PTL_MD_THRESH_INF */
+  ptl_size_t max_size;       /* locally managed + PTL_MD_MAX_SIZE: inactive when less remains */
+  unsigned int options;      /* PTL_MD_* below, or'ed */
+  void *user_ptr;            /* returned in every event of this MD */
+  ptl_handle_eq_t eq_handle; /* or PTL_EQ_NONE */
+} ptl_md_t;
+#define PTL_MD_THRESH_INF (-1)
+
+#define PTL_MD_OP_PUT 0x0001u
+#define PTL_MD_OP_GET 0x0002u
+#define PTL_MD_MANAGE_REMOTE 0x0004u /* offset from the initiator */
+#define PTL_MD_TRUNCATE 0x0008u      /* accept what fits instead of skipping */
+#define PTL_MD_ACK_DISABLE 0x0010u   /* never acknowledge Puts into this MD */
+#define PTL_MD_IOVEC 0x0020u         /* not supported: PTL_MD_ILLEGAL */
+#define PTL_MD_MAX_SIZE 0x0040u      /* honour max_size (locally managed) */
+#define PTL_MD_EVENT_START_DISABLE 0x0080u
+#define PTL_MD_EVENT_END_DISABLE 0x0100u
+
+typedef enum {
+  PTL_EVENT_GET_START,
+  PTL_EVENT_GET_END,
+  PTL_EVENT_PUT_START,
+  PTL_EVENT_PUT_END,
+  PTL_EVENT_GETPUT_START, /* never generated: no PtlGetPut */
+  PTL_EVENT_GETPUT_END,   /* never generated */
+  PTL_EVENT_REPLY_START,
+  PTL_EVENT_REPLY_END,
+  PTL_EVENT_SEND_START,
+  PTL_EVENT_SEND_END,
+  PTL_EVENT_ACK,
+  PTL_EVENT_UNLINK
+} ptl_event_kind_t;
+
+typedef uint32_t ptl_ni_fail_t;
+#define PTL_NI_OK 0u
+#define PTL_NI_FAIL 1u
+typedef uint32_t ptl_seq_t;
+typedef uint64_t ptl_hdr_data_t;
+
+/* One event; fields as described in section 2 above. */
+typedef struct {
+  ptl_event_kind_t type;
+  ptl_process_id_t initiator;
+  ptl_uid_t uid;
+  ptl_jid_t jid;
+  ptl_pt_index_t pt_index;
+  ptl_match_bits_t match_bits;
+  ptl_size_t rlength;
+  ptl_size_t mlength;
+  ptl_size_t offset;
+  ptl_handle_md_t md_handle;
+  ptl_md_t md;
+  ptl_hdr_data_t hdr_data;
+  ptl_seq_t link;
+  ptl_ni_fail_t ni_fail_type;
+  ptl_seq_t sequence;
+} ptl_event_t;
+
+/* Called by PtlEQGet/Wait/Poll on each event before it is returned. */
+typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
+#define PTL_EQ_HANDLER_NONE ((ptl_eq_handler_t)0)
+
+typedef uint32_t ptl_time_t; /* milliseconds */
+#define PTL_TIME_FOREVER ((ptl_time_t)0xffffffffu)
+
+/* Status registers (PtlNIStatus).  DROP_COUNT is Portals 3.3's; the next
+ * five follow the reference implementation; PTLX_ ones are ptl's. */
+typedef uint32_t ptl_sr_index_t;
+typedef uint64_t ptl_sr_value_t;
+#define PTL_SR_DROP_COUNT 0u  /* incoming messages nothing matched */
+#define PTL_SR_DROP_LENGTH 1u /* their bytes */
+#define PTL_SR_RECV_COUNT 2u  /* messages accepted into MDs here (incl. ACK, reply) */
+#define PTL_SR_RECV_LENGTH 3u
+#define PTL_SR_SEND_COUNT 4u /* Puts, Gets and Get replies sent */
+#define PTL_SR_SEND_LENGTH 5u
+#define PTLX_SR_EQ_DROPPED 6u   /* events lost to full EQs */
+#define PTLX_SR_ME_TRAVERSED 7u /* MEs examined by matching (incl. the match) */
+#define PTLX_SR_SHORTCUT_PUT 8u /* Puts this NI sent by RMA to published MEs */
+#define PTLX_SR_SHORTCUT_GET 9u /* Gets likewise */
+#define PTLX_SR_PUBLISHED 10u   /* MEs of this NI currently published */
+#define PTLX_SR_REVOKED 11u     /* publications of this NI revoked so far */
+#define PTLX_SR_MD_REGISTER 12u /* MDs that had to pin + register memory */
+#define PTLX_SR_MD_PIN_FAIL 13u /* of those, pinning refused */
+#define PTLX_SR_STALE 14u       /* ACKs/replies dropped: their MD was gone */
+#define PTLX_SR_MAX 15u
+
+/* Return codes. */
+enum {
+  PTL_OK = 0,
+  PTL_AC_INDEX_INVALID,
+  PTL_EQ_DROPPED, /* success, an event is returned, and events were lost before it */
+  PTL_EQ_EMPTY,
+  PTL_EQ_INVALID,
+  PTL_FAIL,
+  PTL_HANDLE_INVALID,
+  PTL_IFACE_INVALID,
+  PTL_MD_ILLEGAL, /* bad descriptor, or a region outside the MD */
+  PTL_MD_INVALID, /* stale/unknown MD handle, or inactive MD */
+  PTL_MD_IN_USE,  /* operations still in progress on it */
+  PTL_MD_NO_UPDATE,
+  PTL_ME_INVALID,
+  PTL_ME_IN_USE, /* MD already attached / operations in progress */
+  PTL_ME_LIST_TOO_LONG,
+  PTL_NI_INVALID,
+  PTL_NO_INIT,
+  PTL_NO_SPACE,
+  PTL_PID_INVALID,
+  PTL_PROCESS_INVALID,
+  PTL_PT_FULL,
+  PTL_PT_INDEX_INVALID,
+  PTL_SEGV, /* NULL where a pointer was required */
+  PTL_SR_INDEX_INVALID,
+  PTL_UNKNOWN_ERROR,
+  PTL_MAX_ERRNO
+};
+
+/* ---------------------------------------------------------------- interfaces */
+#define PTL_IFACE_DEFAULT ((ptl_interface_t)0)
+#define PTLX_IFACE_HOST ((ptl_interface_t)1)
+#define PTLX_IFACE_OFFLOAD ((ptl_interface_t)2)
+#define PTLX_PT_INDEX_MAX 63
+
+/* ---------------------------------------------------------------- library */
+/* Initialise the library (and MPI, if the client has not).  *max_interfaces
+ * = 1.  May be called more than once; PtlFini undoes one call. */
+int PtlInit(int *max_interfaces);
+void PtlFini(void);
+
+/* ---------------------------------------------------------------- NI */
+/* Collective.  interface: PTL_IFACE_DEFAULT or PTLX_IFACE_HOST/_OFFLOAD;
+ * pid: PTL_PID_ANY or 0; desired may be NULL; actual receives ptl's limits
+ * (may be NULL).  A second call with the same interface returns the same
+ * handle (counted: one PtlNIFini each); another interface: PTL_IFACE_INVALID. */
+int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desired, ptl_ni_limits_t *actual,
+              ptl_handle_ni_t *ni_handle);
+/* Collective (see section 4): unlinks everything, frees everything. */
+int PtlNIFini(ptl_handle_ni_t ni_handle);
+int PtlNIStatus(ptl_handle_ni_t ni_handle, ptl_sr_index_t register_index, ptl_sr_value_t *status);
+/* The NI any valid handle belongs to. */
+int PtlNIHandle(ptl_handle_any_t handle, ptl_handle_ni_t *ni_handle);
+int PtlGetId(ptl_handle_ni_t ni_handle, ptl_process_id_t *id);
+
+/* ---------------------------------------------------------------- MEs */
+/* New ME at the head (PTL_INS_BEFORE) or tail (PTL_INS_AFTER) of the list. */
+int PtlMEAttach(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index, ptl_process_id_t match_id,
+                ptl_match_bits_t match_bits, ptl_match_bits_t ignore_bits, ptl_unlink_t unlink, ptl_ins_pos_t position,
+                ptl_handle_me_t *me_handle);
+/* Like PtlMEAttach (at the head) on the first portal index whose list has
+ * never held an entry; PTL_PT_FULL if none. */
+int PtlMEAttachAny(ptl_handle_ni_t ni_handle, ptl_pt_index_t *pt_index, ptl_process_id_t match_id,
+                   ptl_match_bits_t match_bits, ptl_match_bits_t ignore_bits, ptl_unlink_t unlink,
+                   ptl_handle_me_t *me_handle);
+/* New ME just before / after `base` in base's list. */
+int PtlMEInsert(ptl_handle_me_t base, ptl_process_id_t match_id, ptl_match_bits_t match_bits,
+                ptl_match_bits_t ignore_bits, ptl_unlink_t unlink, ptl_ins_pos_t position, ptl_handle_me_t *me_handle);
+/* Unlink an ME and the MD attached to it (no UNLINK event).  PTL_ME_IN_USE
+ * while operations on that MD are in progress. */
+int PtlMEUnlink(ptl_handle_me_t me_handle);
+
+/* ---------------------------------------------------------------- MDs */
+/* Attach an MD to an ME that has none (else PTL_ME_IN_USE).  unlink_op:
+ * PTL_UNLINK = unlink automatically when it becomes inactive. */
+int PtlMDAttach(ptl_handle_me_t me_handle, ptl_md_t md, ptl_unlink_t unlink_op, ptl_handle_md_t *md_handle);
+/* A free-floating MD (initiator side). */
+int PtlMDBind(ptl_handle_ni_t ni_handle, ptl_md_t md, ptl_unlink_t unlink_op, ptl_handle_md_t *md_handle);
+/* Unlink now (no UNLINK event); its ME goes too if attached with PTL_UNLINK.
+ * PTL_MD_IN_USE while operations on it are in progress. */
+int PtlMDUnlink(ptl_handle_md_t md_handle);
+
+/* PtlPost (seed 004): an ME and its MD in one call, atomically.  The ME is
+ * attached at the head or tail of pt_index's list as PtlMEAttach does. */
+int PtlPost(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index, ptl_process_id_t match_id, ptl_match_bits_t match_bits,
+            ptl_match_bits_t ignore_bits, ptl_unlink_t unlink, ptl_ins_pos_t position, ptl_md_t md,
+            ptl_unlink_t unlink_op, ptl_handle_me_t *me_handle, ptl_handle_md_t *md_handle);
+/* The same, with the ME inserted before/after `base` (the Cray XT name,
+ * PtlMEInsert + PtlMDAttach in one).  eq_handle is validated and otherwise
+ * unused (a fresh ME never needs the PtlMDUpdate step). */
+int PtlMEMDPost(ptl_handle_ni_t ni_handle, ptl_handle_me_t base, ptl_process_id_t match_id, ptl_match_bits_t match_bits,
+                ptl_match_bits_t ignore_bits, ptl_unlink_t unlink, ptl_ins_pos_t position, ptl_md_t md,
+                ptl_unlink_t unlink_op, ptl_handle_me_t *me_handle, ptl_handle_md_t *md_handle,
+                ptl_handle_eq_t eq_handle);
+
+/* ---------------------------------------------------------------- EQs */
+/* count >= 1 events (rounded up to a power of two, at least 2); count 0
+ * gives PTL_EQ_NONE. */
+int PtlEQAlloc(ptl_handle_ni_t ni_handle, ptl_size_t count, ptl_eq_handler_t eq_handler, ptl_handle_eq_t *eq_handle);
+/* MDs still naming a freed EQ post nothing (their events are counted as
+ * dropped). */
+int PtlEQFree(ptl_handle_eq_t eq_handle);
+/* Next event: PTL_OK, PTL_EQ_DROPPED (event valid, earlier ones lost),
+ * PTL_EQ_EMPTY.  In host mode this is also where matching happens. */
+int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event);
+/* Block until an event. */
+int PtlEQWait(ptl_handle_eq_t eq_handle, ptl_event_t *event);
+/* First event found on any of size EQs (of one NI), waiting up to timeout
+ * ms (0: just look; PTL_TIME_FOREVER); *which = its index.  PTL_EQ_EMPTY
+ * on timeout. */
+int PtlEQPoll(const ptl_handle_eq_t *eq_handles, int size, ptl_time_t timeout, ptl_event_t *event, int *which);
+
+/* ---------------------------------------------------------------- data movement */
+/* Put the whole MD (PtlPut) or [local_offset, +length) of it (PtlPutRegion)
+ * to target's (pt_index, match_bits) at remote_offset.  ac_index must be 0.
+ * Returns when issued (and, on the offload shortcut, remotely complete). */
+int PtlPut(ptl_handle_md_t md_handle, ptl_ack_req_t ack_req, ptl_process_id_t target_id, ptl_pt_index_t pt_index,
+           ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset, ptl_hdr_data_t hdr_data);
+int PtlPutRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length, ptl_ack_req_t ack_req,
+                 ptl_process_id_t target_id, ptl_pt_index_t pt_index, ptl_ac_index_t ac_index,
+                 ptl_match_bits_t match_bits, ptl_size_t remote_offset, ptl_hdr_data_t hdr_data);
+/* Get into the whole MD / into [local_offset, +length). */
+int PtlGet(ptl_handle_md_t md_handle, ptl_process_id_t target_id, ptl_pt_index_t pt_index, ptl_ac_index_t ac_index,
+           ptl_match_bits_t match_bits, ptl_size_t remote_offset);
+int PtlGetRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length, ptl_process_id_t target_id,
+                 ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
+                 ptl_size_t remote_offset);
+
+/* ---------------------------------------------------------------- names */
+const char *PtlErrorStr(int code);
+const char *PtlEventKindStr(ptl_event_kind_t kind);
+
+/* ================================================================ extensions */
+
+/* Bootstrap hook: set before PtlNIInit to run without MPI (or on another
+ * communicator).  allgather: every process's len bytes into all[size*len]
+ * in rank order; barrier: wait for every process.  The struct is copied. */
+typedef struct {
+  int rank, size;
+  void (*allgather)(void *ctx, const void *mine, void *all, unsigned long len);
+  void (*barrier)(void *ctx);
+  void *ctx;
+} ptlx_boot_t;
+int PtlXBootstrap(const ptlx_boot_t *boot);
+
+/* The mode of an NI: PTLX_IFACE_HOST or PTLX_IFACE_OFFLOAD. */
+int PtlXNIMode(ptl_handle_ni_t ni_handle, ptl_interface_t *mode);
+
+/* Memory that is registered already (and UCX-allocated: shared-memory
+ * transports reach it with plain stores).  MDs over it pay no pinning or
+ * registration; free it only after those MDs are unlinked. */
+int PtlXMemAlloc(ptl_handle_ni_t ni_handle, ptl_size_t length, void **addr);
+int PtlXMemFree(ptl_handle_ni_t ni_handle, void *addr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PTL_H */

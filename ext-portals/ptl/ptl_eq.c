@@ -1,0 +1,220 @@
+/*
+ * ptl_eq.c -- event queues (two rings each, see ptl_eqo_t), posting
+ * events, and the waits.
+ *
+ * Posting is inline (ptl_internal.h, ptl_md_event); here are its slow
+ * paths, the consumer, and the waits.  The client thread's own ring needs
+ * no atomics.  The progress thread's ring is a bounded single-producer
+ * queue: a slot's seq is its position when free, position + 1 when full.
+ * An event that finds its ring full is dropped and counted; the next
+ * successful take reports it.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ptl_internal.h"
+
+#define CHECK_EVERY 64    /* idle polls between looks at the clock */
+#define YIELD_NS 20000    /* nothing happened for this long: sched_yield() between polls */
+#define SPIN_NS 200000    /* ... for this long: block until something happens */
+#define BLOCK_SLICE_MS 50 /* re-check at least this often while blocked */
+
+void ptl_eq_drain(ptl_eqo_t *eq) {
+  ptl_eq_slot_t *s;
+  while (eq->own_tail - eq->own_head <= eq->mask && atomic_load_explicit(&(s = &eq->nic[eq->nic_head & eq->mask])->seq,
+                                                                         memory_order_acquire) == eq->nic_head + 1) {
+    ptl_event_t *ev = &eq->own[eq->own_tail++ & eq->mask];
+    *ev = s->ev;
+    ev->sequence = eq->next_seq++;
+    ev->link = ev->link && eq->nic_head + 1 - ev->link <= eq->mask ? eq->nic_seq[(ev->link - 1) & eq->mask] : 0;
+    eq->nic_seq[eq->nic_head & eq->mask] = ev->sequence;
+    atomic_store_explicit(&s->seq, eq->nic_head + eq->mask + 1, memory_order_release);
+    eq->nic_head++;
+  }
+}
+
+ptl_seq_t ptl_eq_lost(ptl_ni_t *ni, ptl_eqo_t *eq, int side) {
+  if (eq && side == PTL_SIDE_RX && eq->nic)
+    atomic_fetch_add_explicit(&eq->nic_dropped, 1, memory_order_relaxed);
+  else if (eq)
+    eq->own_dropped++;
+  ptl_stat(ni, side, PTLX_SR_EQ_DROPPED, 1);
+  return 0;
+}
+
+ptl_seq_t ptl_eq_nic_commit(ptl_ni_t *ni, ptl_eqo_t *eq) {
+  uint64_t pos = eq->nic_tail++;
+  atomic_store_explicit(&eq->nic[pos & eq->mask].seq, pos + 1, memory_order_release);
+  atomic_store_explicit(&eq->nic_avail, pos + 1, memory_order_release);
+  if (ni->hooks && ni->hooks->wake) {
+    atomic_fetch_add(&ni->posted, 1); /* seq_cst: pairs with the sleeper's store */
+    if (atomic_load(&ni->sleepers)) ni->hooks->wake(ni);
+  }
+  return (ptl_seq_t)(pos + 1);
+}
+
+/* Drops to report, or a handler to call: the uncommon end of a take. */
+static int eq_take_rare(ptl_eqo_t *eq, ptl_event_t *ev) {
+  int rc = PTL_OK;
+  if (eq->own_dropped) {
+    eq->own_dropped = 0;
+    rc = PTL_EQ_DROPPED;
+  }
+  if (eq->nic && atomic_load_explicit(&eq->nic_dropped, memory_order_relaxed) && atomic_exchange(&eq->nic_dropped, 0))
+    rc = PTL_EQ_DROPPED;
+  if (eq->handler) eq->handler(ev);
+  return rc;
+}
+
+/* The consumer: next event or PTL_EQ_EMPTY. */
+static inline __attribute__((always_inline)) int eq_take(ptl_eqo_t *eq, ptl_event_t *ev) {
+  ptl_eq_catch_up(eq);
+  if (eq->own_head == eq->own_tail) return PTL_EQ_EMPTY;
+  *ev = eq->own[eq->own_head++ & eq->mask];
+  if (PTL_LIKELY(!eq->own_dropped && !eq->handler &&
+                 (!eq->nic || !atomic_load_explicit(&eq->nic_dropped, memory_order_relaxed))))
+    return PTL_OK;
+  return eq_take_rare(eq, ev);
+}
+
+static void eq_rings_free(ptl_eqo_t *eq) {
+  free(eq->own);
+  free(eq->nic);
+  free(eq->nic_seq);
+  eq->own = NULL;
+  eq->nic = NULL;
+  eq->nic_seq = NULL;
+}
+
+int PtlEQAlloc(ptl_handle_ni_t ni_handle, ptl_size_t count, ptl_eq_handler_t handler, ptl_handle_eq_t *eq_handle) {
+  ptl_ni_t *ni = ptl_ni_get(ni_handle);
+  ptl_eqo_t *eq, rings = {0};
+  uint64_t cap = 2;
+  if (!ni) return PTL_NI_INVALID;
+  if (!eq_handle) return PTL_SEGV;
+  if (count == 0) {
+    *eq_handle = PTL_EQ_NONE;
+    return PTL_OK;
+  }
+  if (count > (1u << 24)) return PTL_NO_SPACE;
+  while (cap < count) cap <<= 1;
+  rings.own = malloc(cap * sizeof(*rings.own));
+  if (ni->mode == PTLX_IFACE_OFFLOAD) {
+    rings.nic = aligned_alloc(64, (cap * sizeof(*rings.nic) + 63) & ~(size_t)63);
+    rings.nic_seq = calloc(cap, sizeof(*rings.nic_seq));
+  }
+  if (!rings.own || (ni->mode == PTLX_IFACE_OFFLOAD && (!rings.nic || !rings.nic_seq))) {
+    eq_rings_free(&rings);
+    return PTL_NO_SPACE;
+  }
+  for (uint64_t i = 0; rings.nic && i < cap; i++) atomic_init(&rings.nic[i].seq, i);
+  ptl_lock(ni);
+  if ((eq = ptl_pool_alloc(&ni->eqs))) {
+    eq->own = rings.own;
+    eq->nic = rings.nic;
+    eq->nic_seq = rings.nic_seq;
+    eq->mask = cap - 1;
+    atomic_init(&eq->nic_dropped, 0);
+    eq->handler = handler;
+    *eq_handle = ptl_obj_handle(&ni->eqs, eq);
+  }
+  ptl_unlock(ni);
+  if (!eq) {
+    eq_rings_free(&rings);
+    return PTL_NO_SPACE;
+  }
+  return PTL_OK;
+}
+
+int PtlEQFree(ptl_handle_eq_t eq_handle) {
+  ptl_ni_t *ni = ptl_ni_of(eq_handle);
+  ptl_eqo_t *eq;
+  if (!ni) return PTL_EQ_INVALID;
+  ptl_lock(ni);
+  if ((eq = ptl_pool_get(&ni->eqs, eq_handle))) {
+    eq_rings_free(eq);
+    ptl_pool_free(&ni->eqs, eq);
+  }
+  ptl_unlock(ni);
+  return eq ? PTL_OK : PTL_EQ_INVALID;
+}
+
+void ptl_eq_free_all(ptl_ni_t *ni) {
+  for (uint32_t s = 0; s < ni->eqs.count; s++) {
+    ptl_eqo_t *eq = ptl_pool_at(&ni->eqs, s);
+    if (eq->o.live) eq_rings_free(eq);
+  }
+}
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+int PtlEQPoll(const ptl_handle_eq_t *eq_handles, int size, ptl_time_t timeout, ptl_event_t *event, int *which) {
+  ptl_eqo_t *eqs[16], **eq = eqs;
+  ptl_ni_t *ni;
+  uint64_t quiet = 0, deadline = 0; /* quiet: since when nothing happened */
+  int rc = PTL_EQ_EMPTY;
+  if (!eq_handles || !event || !which) return PTL_SEGV;
+  if (size <= 0) return PTL_EQ_INVALID;
+  if (!(ni = ptl_ni_of(eq_handles[0]))) return PTL_EQ_INVALID;
+  if (size > 16 && !(eq = malloc((size_t)size * sizeof(*eq)))) return PTL_NO_SPACE;
+  for (int i = 0; i < size; i++)
+    if (!(eq[i] = ptl_pool_get(&ni->eqs, eq_handles[i]))) {
+      rc = PTL_EQ_INVALID;
+      goto out;
+    }
+  for (unsigned idle = 0;; idle++) {
+    uint64_t seen = atomic_load_explicit(&ni->posted, memory_order_acquire);
+    for (int i = 0; i < size; i++)
+      if ((rc = eq_take(eq[i], event)) != PTL_EQ_EMPTY) {
+        *which = i;
+        goto out;
+      }
+    if (timeout == 0 && idle > 0) break;
+    if (ni->hooks && ni->hooks->progress && ni->hooks->progress(ni)) { /* busy: stay on the CPU */
+      quiet = 0;
+      idle = 0;
+    }
+    if (PTL_UNLIKELY(atomic_load_explicit(&ni->pub_dirty, memory_order_relaxed))) ptl_list_dirty(ni);
+    if (idle % CHECK_EVERY != CHECK_EVERY - 1 || timeout == 0) continue;
+    uint64_t t = now_ns();
+    if (deadline == 0) deadline = timeout == PTL_TIME_FOREVER ? UINT64_MAX : t + (uint64_t)timeout * 1000000u;
+    if (t >= deadline) break;
+    if (!quiet) quiet = t;
+    if (t - quiet < YIELD_NS) continue; /* spin */
+    if (t - quiet < SPIN_NS || !ni->hooks || !ni->hooks->block) {
+      sched_yield(); /* (oversubscribed: let the others run) */
+      continue;
+    }
+    uint64_t left_ms = deadline == UINT64_MAX ? BLOCK_SLICE_MS : (deadline - t) / 1000000u + 1;
+    ni->hooks->block(ni, seen, (int)(left_ms < BLOCK_SLICE_MS ? left_ms : BLOCK_SLICE_MS));
+    quiet = 0;
+  }
+  rc = PTL_EQ_EMPTY;
+out:
+  if (eq != eqs) free(eq);
+  return rc;
+}
+
+/* The common case first: one EQ with an event waiting. */
+static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, ptl_event_t *event) {
+  ptl_ni_t *ni = ptl_the_ni;
+  ptl_eqo_t *eq;
+  if (PTL_LIKELY(ni && event && (eq = ptl_pool_get(&ni->eqs, eqh)))) return eq_take(eq, event);
+  return PTL_EQ_EMPTY;
+}
+
+int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event) {
+  int which, rc = eq_quick(eq_handle, event);
+  return rc != PTL_EQ_EMPTY ? rc : PtlEQPoll(&eq_handle, 1, 0, event, &which);
+}
+
+int PtlEQWait(ptl_handle_eq_t eq_handle, ptl_event_t *event) {
+  int which, rc = eq_quick(eq_handle, event);
+  return rc != PTL_EQ_EMPTY ? rc : PtlEQPoll(&eq_handle, 1, PTL_TIME_FOREVER, event, &which);
+}

@@ -1,0 +1,397 @@
+/*
+ * ptl_internal.h -- ptl's object model, shared by its .c files.
+ *
+ * Two layers.  The pure layer (ptl_obj.c, ptl_eq.c, ptl_match.c, ptl_me.c,
+ * ptl_md.c) is the Portals semantics: handles, EQs, match lists, matching,
+ * MD bookkeeping, events.  It uses neither MPI nor UCX and is unit-tested on
+ * its own.  The transport (ptl_ni.c, ptl_xport.c, ptl_pub.c, ptl_mem.c)
+ * plugs into it through ptl_hooks_t.
+ *
+ * Threads.  The client thread ("app side") and, in offload mode, the
+ * progress thread ("rx side": it runs every handler of incoming traffic;
+ * in host mode the client thread runs them inside ptl calls; in offload
+ * mode a waiting client may run them too, holding the main-worker token
+ * instead of the progress thread).  All object state is guarded by
+ * ni->lock, with exceptions the client thread takes lock-free: the offload
+ * shortcut (ptl_put.c) reads MDs of infinite threshold, which nothing but
+ * the client thread changes, and handles are validated with single-word
+ * reads (PTL_RD); EQs are rings with one producer each (ptl_eq.c).
+ * Statistics are per side, each written by one thread at a time.
+ */
+#ifndef PTL_INTERNAL_H
+#define PTL_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "ptl.h"
+
+#define PTL_LIKELY(x) __builtin_expect(!!(x), 1)
+/* Fields the client thread reads without the lock while the progress
+ * thread may write them (handle validation, statistics, an MD's threshold
+ * and inactive flag): single-word relaxed accesses. */
+#define PTL_RD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define PTL_WR(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define PTL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+enum { PTL_SIDE_APP = 0, PTL_SIDE_RX = 1 };
+#define PTL_MD_EVENTS_OFF (PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE)
+enum { PTL_OP_PUT = 1, PTL_OP_GET = 2 };
+
+/* ---------------------------------------------------------------- handles */
+/* handle = kind:8 | generation:32 | slot:24 */
+enum { PTL_KIND_NI = 1, PTL_KIND_EQ = 2, PTL_KIND_MD = 3, PTL_KIND_ME = 4, PTL_KIND_OP = 5 };
+#define PTL_SLOT_BITS 24
+#define PTL_CHUNK_BITS 10
+#define PTL_CHUNK (1u << PTL_CHUNK_BITS)
+#define PTL_MAX_CHUNKS (1u << (PTL_SLOT_BITS - PTL_CHUNK_BITS))
+
+static inline ptl_handle_any_t ptl_handle_make(unsigned kind, uint32_t gen, uint32_t slot) {
+  return ((uint64_t)kind << 56) | ((uint64_t)gen << PTL_SLOT_BITS) | slot;
+}
+static inline unsigned ptl_handle_kind(ptl_handle_any_t h) { return (unsigned)(h >> 56); }
+
+/* Every pooled object starts with this. */
+typedef struct ptl_obj {
+  uint32_t gen; /* bumped at each allocation of the slot */
+  uint32_t slot;
+  uint32_t live;
+  uint32_t next_free; /* slot + 1 of the next free object, 0 = none */
+} ptl_obj_t;
+
+/* Objects in fixed chunks: a pointer to an object stays valid while live. */
+typedef struct ptl_pool {
+  unsigned kind;
+  size_t objsize;
+  uint32_t count; /* slots created */
+  uint32_t max;   /* limit (ptl_ni_limits_t) */
+  uint32_t live;
+  uint32_t free_head; /* slot + 1 */
+  char *chunk0;       /* == chunk[0], one memory access less in the common case */
+  char **chunk;       /* PTL_MAX_CHUNKS pointers */
+} ptl_pool_t;
+
+int ptl_pool_init(ptl_pool_t *p, unsigned kind, size_t objsize, uint32_t max);
+void ptl_pool_fini(ptl_pool_t *p);
+void *ptl_pool_alloc(ptl_pool_t *p); /* zeroed but for the header; NULL: full */
+void ptl_pool_free(ptl_pool_t *p, void *obj);
+/* The slot'th object, live or not (slot < count). */
+static inline void *ptl_pool_at(const ptl_pool_t *p, uint32_t slot) {
+  return (PTL_LIKELY(slot < PTL_CHUNK) ? p->chunk0 : p->chunk[slot >> PTL_CHUNK_BITS]) +
+         (size_t)(slot & (PTL_CHUNK - 1)) * p->objsize;
+}
+/* The live object a handle names, or NULL. */
+static inline void *ptl_pool_get(const ptl_pool_t *p, ptl_handle_any_t h) {
+  uint32_t slot = (uint32_t)(h & ((1u << PTL_SLOT_BITS) - 1));
+  ptl_obj_t *o;
+  if (PTL_UNLIKELY(ptl_handle_kind(h) != p->kind || slot >= p->count)) return NULL;
+  o = ptl_pool_at(p, slot);
+  if (PTL_UNLIKELY(!PTL_RD(o->live) || PTL_RD(o->gen) != (uint32_t)(h >> PTL_SLOT_BITS))) return NULL;
+  return o;
+}
+static inline ptl_handle_any_t ptl_obj_handle(const ptl_pool_t *p, const void *obj) {
+  const ptl_obj_t *o = obj;
+  return ptl_handle_make(p->kind, PTL_RD(o->gen), o->slot);
+}
+
+/* ---------------------------------------------------------------- objects */
+typedef struct ptl_ni ptl_ni_t;
+typedef struct ptl_meo ptl_meo_t;
+
+/* Memory registration of an MD (filled by the transport). */
+typedef struct ptl_reg {
+  void *memh; /* ucp_mem_h, or NULL */
+  int owned;  /* this MD registered it (else it belongs to an extension region) */
+  int pinned; /* mlock succeeded on [pin_addr, +pin_len) */
+  void *pin_addr;
+  size_t pin_len;
+} ptl_reg_t;
+
+typedef struct ptl_mdo {
+  ptl_obj_t o;
+  ptl_md_t d; /* as the client gave it (d.threshold is the live threshold) */
+  ptl_unlink_t unlink_op;
+  ptl_size_t loffset; /* locally managed: next append offset */
+  uint32_t pending;   /* operations in progress */
+  uint8_t inactive;
+  uint8_t unlink_pending; /* inactive + PTL_UNLINK: unlink when pending drains */
+  ptl_meo_t *me;          /* attached to, or NULL (bound) */
+  ptl_reg_t reg;
+  /* for posting events quickly (set when built) */
+  ptl_handle_md_t self;
+  unsigned ev_mask;    /* bit per event kind this MD posts (0: no EQ) */
+  struct ptl_eqo *eqo; /* its EQ, valid while eqo->o.gen == eq_gen */
+  uint32_t eq_gen;
+} ptl_mdo_t;
+
+enum { PTL_PUB_NO = 0, PTL_PUB_YES = 1 };
+
+struct ptl_meo {
+  ptl_obj_t o;
+  ptl_meo_t *prev, *next;
+  ptl_pt_index_t pt;
+  int linked; /* in its list */
+  ptl_process_id_t match_id;
+  ptl_match_bits_t bits;
+  ptl_match_bits_t mask; /* ~ignore_bits */
+  ptl_unlink_t unlink;
+  ptl_mdo_t *md;
+  int pub; /* PTL_PUB_*: published to peers (ptl_pub.c) */
+};
+
+typedef struct ptl_list {
+  ptl_meo_t *head, *tail;
+  uint32_t len;
+  int ever_used; /* for PtlMEAttachAny */
+} ptl_list_t;
+
+typedef struct ptl_eq_slot {
+  _Atomic uint64_t seq; /* position + 1 when full, position (+ capacity) when free */
+  ptl_event_t ev;
+} ptl_eq_slot_t;
+
+/* An EQ is two rings.  `own` holds the events the client thread posts (in
+ * host mode: all of them); it is written and read by that thread only.
+ * `nic` (offload mode) receives the progress thread's events, a
+ * single-producer single-consumer ring; the client thread moves them into
+ * `own`, in order, before it posts or takes anything, so `own` is the
+ * queue's order.  Sequence numbers are given on entering `own`. */
+typedef struct ptl_eqo {
+  ptl_obj_t o;
+  ptl_event_t *own;
+  uint64_t own_head, own_tail, own_dropped;
+  _Atomic uint64_t nic_avail; /* nic positions < this are filled (next to what the client reads anyway) */
+  ptl_eq_slot_t *nic;         /* NULL in host mode */
+  uint64_t nic_tail;          /* progress thread */
+  uint64_t nic_head;          /* client thread */
+  _Atomic uint64_t nic_dropped;
+  ptl_seq_t *nic_seq; /* sequence given to each nic position (for END events' link) */
+  uint64_t mask;      /* capacity - 1, both rings */
+  ptl_seq_t next_seq;
+  ptl_eq_handler_t handler;
+} ptl_eqo_t;
+
+/* What the transport provides to the pure layer (any may be NULL). */
+typedef struct ptl_hooks {
+  /* app side, lock NOT held: pin + register [start, +len) for a new MD */
+  int (*md_register)(ptl_ni_t *ni, void *start, ptl_size_t len, ptl_reg_t *reg);
+  void (*md_deregister)(ptl_ni_t *ni, ptl_reg_t *reg); /* either side */
+  /* app side, lock NOT held: list pt changed; `gone` (or NULL) was just
+   * taken out of it and is freed after this returns.  Revocations finish
+   * before it returns. */
+  void (*list_changed)(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone);
+  /* app side, lock NOT held: make progress once (host mode: match); nonzero
+   * if anything happened */
+  unsigned (*progress)(ptl_ni_t *ni);
+  /* app side, lock NOT held: block until something may have arrived, at
+   * most timeout_ms (< 0: forever).  seen: ni->posted read before the EQs
+   * were last found empty (return at once if it moved). */
+  void (*block)(ptl_ni_t *ni, uint64_t seen, int timeout_ms);
+  /* rx side, offload mode: an event was posted while ni->sleepers: wake */
+  void (*wake)(ptl_ni_t *ni);
+} ptl_hooks_t;
+
+struct ptl_ni {
+  ptl_handle_ni_t handle;
+  ptl_interface_t mode; /* PTLX_IFACE_HOST / _OFFLOAD */
+  int refs;
+  ptl_process_id_t id;
+  int size;
+  pthread_mutex_t lock;
+  ptl_pool_t eqs, mds, mes;
+  ptl_list_t pt[PTLX_PT_INDEX_MAX + 1];
+  ptl_sr_value_t sr[2][PTLX_SR_MAX]; /* per side */
+  _Atomic uint64_t pub_dirty;        /* bit pt: the rx side changed that list (re-publish, app side) */
+  _Atomic uint64_t posted;           /* events posted by the rx side (when hooks->wake) */
+  _Atomic int sleepers;              /* the client thread is (about to be) blocked */
+  const ptl_hooks_t *hooks;
+  void *x; /* the transport's state */
+};
+
+/* The NI, or NULL (one NI per process). */
+extern ptl_ni_t *ptl_the_ni;
+static inline ptl_ni_t *ptl_ni_get(ptl_handle_ni_t h) {
+  ptl_ni_t *ni = ptl_the_ni;
+  return (ni && h == ni->handle) ? ni : NULL;
+}
+/* The NI a handle of any kind belongs to (ptl has one). */
+static inline ptl_ni_t *ptl_ni_of(ptl_handle_any_t h) {
+  (void)h;
+  return ptl_the_ni;
+}
+
+static inline void ptl_stat(ptl_ni_t *ni, int side, unsigned idx, ptl_sr_value_t v) {
+  PTL_WR(ni->sr[side][idx], PTL_RD(ni->sr[side][idx]) + v); /* one writer per side */
+}
+static inline void ptl_lock(ptl_ni_t *ni) { pthread_mutex_lock(&ni->lock); }
+static inline void ptl_unlock(ptl_ni_t *ni) { pthread_mutex_unlock(&ni->lock); }
+
+/* ptl_obj.c: the NI object of the pure layer */
+extern const ptl_ni_limits_t ptl_limits;
+int ptl_ni_create(ptl_interface_t mode, ptl_process_id_t id, int size, const ptl_hooks_t *hooks, ptl_ni_t **out);
+void ptl_ni_destroy(ptl_ni_t *ni); /* unlinks every MD/ME, frees EQs */
+
+/* ptl_eq.c */
+/* ptl_eq.c: events */
+typedef struct ptl_evinfo {
+  ptl_process_id_t initiator;
+  ptl_pt_index_t pt;
+  ptl_match_bits_t bits;
+  ptl_size_t rlength, mlength, offset;
+  ptl_hdr_data_t hdr;
+  ptl_seq_t link; /* END events: the token ptl_md_event gave their START */
+  ptl_ni_fail_t fail;
+} ptl_evinfo_t;
+
+void ptl_eq_free_all(ptl_ni_t *ni); /* ptl_ni_destroy */
+/* Client thread: move the progress thread's events into the own ring (as
+ * far as it has room), giving sequence numbers; an END event's link (its
+ * START's nic position + 1) becomes that START's sequence. */
+void ptl_eq_drain(ptl_eqo_t *eq);
+ptl_seq_t ptl_eq_lost(ptl_ni_t *ni, ptl_eqo_t *eq, int side); /* an event found no room: count it */
+ptl_seq_t ptl_eq_nic_commit(ptl_ni_t *ni, ptl_eqo_t *eq);     /* publish the progress thread's event */
+
+static inline __attribute__((always_inline)) void ptl_eq_catch_up(ptl_eqo_t *eq) {
+  if (eq->nic && atomic_load_explicit(&eq->nic_avail, memory_order_acquire) != eq->nic_head) ptl_eq_drain(eq);
+}
+
+/* Fill an event. */
+static inline __attribute__((always_inline)) void ptl_ev_fill(ptl_event_t *ev, ptl_event_kind_t type,
+                                                              const ptl_evinfo_t *in, ptl_handle_md_t mdh,
+                                                              const ptl_mdo_t *md, ptl_seq_t seq, ptl_seq_t link) {
+  ev->type = type;
+  ev->initiator = in->initiator;
+  ev->uid = 0;
+  ev->jid = 0;
+  ev->pt_index = in->pt;
+  ev->match_bits = in->bits;
+  ev->rlength = in->rlength;
+  ev->mlength = in->mlength;
+  ev->offset = in->offset;
+  ev->md_handle = mdh;
+  /* field by field: a struct copy here becomes `rep movs`, slow to start */
+  ev->md.start = md->d.start;
+  ev->md.length = md->d.length;
+  ev->md.threshold = md->d.threshold;
+  ev->md.max_size = md->d.max_size;
+  ev->md.options = md->d.options;
+  ev->md.user_ptr = md->d.user_ptr;
+  ev->md.eq_handle = md->d.eq_handle;
+  ev->hdr_data = in->hdr;
+  ev->link = link;
+  ev->ni_fail_type = in->fail;
+  ev->sequence = seq;
+}
+
+#define PTL_START_KINDS                                                                                                \
+  ((1u << PTL_EVENT_GET_START) | (1u << PTL_EVENT_PUT_START) | (1u << PTL_EVENT_REPLY_START) |                         \
+   (1u << PTL_EVENT_SEND_START))
+#define PTL_END_KINDS                                                                                                  \
+  ((1u << PTL_EVENT_GET_END) | (1u << PTL_EVENT_PUT_END) | (1u << PTL_EVENT_REPLY_END) | (1u << PTL_EVENT_SEND_END))
+
+/* Post `type` on md's EQ if it has one and the kind is enabled (an EQ
+ * freed or full: counted in PTLX_SR_EQ_DROPPED).  Returns a link token for
+ * a START event (0: none), to be passed as info->link of its END event.
+ * Inline: on the hot paths the event is filled straight from the caller's
+ * values.  The client thread's events go to the own ring (after what the
+ * progress thread posted before them), the progress thread's to the nic
+ * ring. */
+/* The event kinds an MD with these options and EQ posts: START and END
+ * kinds obey their switch; ACK and UNLINK are off only with both. */
+static inline unsigned ptl_md_ev_mask(const ptl_md_t *d) {
+  unsigned opts = d->options, m = ~0u;
+  if (d->eq_handle == PTL_EQ_NONE || (opts & PTL_MD_EVENTS_OFF) == PTL_MD_EVENTS_OFF) return 0;
+  if (opts & PTL_MD_EVENT_START_DISABLE) m &= ~PTL_START_KINDS;
+  if (opts & PTL_MD_EVENT_END_DISABLE) m &= ~PTL_END_KINDS;
+  return m;
+}
+
+/* md's EQ if still allocated, else NULL. */
+static inline ptl_eqo_t *ptl_md_eq(const ptl_mdo_t *md) {
+  ptl_eqo_t *eq = md->eqo;
+  return eq && PTL_RD(eq->o.live) && PTL_RD(eq->o.gen) == md->eq_gen ? eq : NULL;
+}
+
+static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t type, const ptl_evinfo_t *in,
+                                     int side) {
+  ptl_eqo_t *eq;
+  ptl_event_t *ev;
+  uint64_t pos;
+  if (!(md->ev_mask & (1u << type))) return 0;
+  if (PTL_UNLIKELY(!(eq = ptl_md_eq(md)))) return ptl_eq_lost(ni, NULL, side);
+  int nic = side == PTL_SIDE_RX && eq->nic;
+  if (nic) {
+    pos = eq->nic_tail;
+    if (atomic_load_explicit(&eq->nic[pos & eq->mask].seq, memory_order_acquire) != pos)
+      return ptl_eq_lost(ni, eq, side);
+    ev = &eq->nic[pos & eq->mask].ev;
+  } else {
+    ptl_eq_catch_up(eq); /* what the progress thread posted first comes first */
+    pos = eq->own_tail;
+    if (PTL_UNLIKELY(pos - eq->own_head > eq->mask)) return ptl_eq_lost(ni, eq, side);
+    ev = &eq->own[pos & eq->mask];
+  }
+  if (nic) { /* link: the START's token, made a sequence when drained */
+    ptl_ev_fill(ev, type, in, md->self, md, 0, in->link);
+    return ptl_eq_nic_commit(ni, eq);
+  }
+  ptl_ev_fill(ev, type, in, md->self, md, eq->next_seq, in->link ? in->link - 1 : 0);
+  eq->own_tail = pos + 1;
+  return eq->next_seq++ + 1;
+}
+
+/* ptl_match.c: MD use, matching */
+/* One operation uses md: threshold--, maybe inactive / unlink pending. */
+void ptl_md_consume(ptl_mdo_t *md);
+/* An operation on md ended (pending--): unlink now if due, with an UNLINK
+ * event carrying `info`. */
+void ptl_md_release(ptl_ni_t *ni, ptl_mdo_t *md, const ptl_evinfo_t *info, int side);
+/* Unlink md now: deregister, detach (taking its ME if PTL_UNLINK), free. */
+void ptl_md_unlink_now(ptl_ni_t *ni, ptl_mdo_t *md);
+void ptl_me_unlink_now(ptl_ni_t *ni, ptl_meo_t *me); /* the ME and its MD */
+void ptl_list_remove(ptl_ni_t *ni, ptl_meo_t *me);
+
+/* An incoming Put or Get, as the target sees it. */
+typedef struct ptl_req {
+  int op;
+  ptl_process_id_t src;
+  ptl_pt_index_t pt;
+  ptl_match_bits_t bits;
+  ptl_size_t rlength, roffset;
+  ptl_hdr_data_t hdr;
+} ptl_req_t;
+/* Where it went. */
+typedef struct ptl_hit {
+  ptl_mdo_t *md;
+  ptl_handle_md_t mdh;
+  ptl_size_t offset, mlength;
+  ptl_seq_t start_seq; /* link token of the START event */
+} ptl_hit_t;
+
+/* Lock held.  First entry that takes r: 1 (START event posted, md pending),
+ * or 0 (dropped and counted). */
+int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side);
+/* Lock held.  The data of a matched request has moved: END event, release. */
+void ptl_match_end(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, ptl_ni_fail_t fail, int side);
+/* Would an ME with this source filter accept `src`? */
+static inline int ptl_id_accepts(ptl_process_id_t f, ptl_process_id_t src) {
+  return (f.nid == PTL_NID_ANY || f.nid == src.nid) && (f.pid == PTL_PID_ANY || f.pid == src.pid);
+}
+/* Lock held.  Section 5 of ptl.h: may `me` be published? */
+int ptl_me_publishable(const ptl_meo_t *me);
+
+/* ptl_md.c: an MD is prepared (checked, registered; lock NOT held), then
+ * built (lock held), or abandoned if building failed. */
+int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_reg_t *reg);
+int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, const ptl_reg_t *reg, ptl_mdo_t **out);
+void ptl_md_abandon(ptl_ni_t *ni, ptl_reg_t *reg);
+
+/* ptl_me.c */
+int ptl_me_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *base, ptl_process_id_t match_id, ptl_match_bits_t bits,
+               ptl_match_bits_t ignore, ptl_unlink_t unlink, ptl_ins_pos_t pos,
+               ptl_meo_t **out); /* lock held; base NULL: head/tail of pt's list */
+void ptl_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone); /* lock not held */
+void ptl_list_dirty(ptl_ni_t *ni);                                       /* lock not held: lists the rx side changed */
+
+#endif /* PTL_INTERNAL_H */

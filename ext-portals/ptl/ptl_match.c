@@ -1,0 +1,152 @@
+/*
+ * ptl_match.c -- the matching engine: match lists, MD acceptance,
+ * thresholds and unlinking, and the publishing rule.  Pure: no MPI, no UCX.
+ * Every function here runs with ni->lock held.
+ */
+#include "ptl_internal.h"
+
+/* ---------------------------------------------------------------- MD life */
+static void md_deactivate(ptl_mdo_t *md) {
+  PTL_WR(md->inactive, 1);
+  if (md->unlink_op == PTL_UNLINK) md->unlink_pending = 1;
+}
+
+void ptl_md_consume(ptl_mdo_t *md) {
+  int t = md->d.threshold;
+  if (t == PTL_MD_THRESH_INF) return;
+  if (t > 0) PTL_WR(md->d.threshold, --t);
+  if (t == 0) md_deactivate(md);
+}
+
+void ptl_md_release(ptl_ni_t *ni, ptl_mdo_t *md, const ptl_evinfo_t *info, int side) {
+  if (md->pending) md->pending--;
+  if (md->pending || !md->unlink_pending) return;
+  ptl_md_event(ni, md, PTL_EVENT_UNLINK, info, side);
+  ptl_md_unlink_now(ni, md);
+}
+
+void ptl_list_remove(ptl_ni_t *ni, ptl_meo_t *me) {
+  ptl_list_t *l = &ni->pt[me->pt];
+  if (!me->linked) return;
+  if (me->prev)
+    me->prev->next = me->next;
+  else
+    l->head = me->next;
+  if (me->next)
+    me->next->prev = me->prev;
+  else
+    l->tail = me->prev;
+  me->prev = me->next = NULL;
+  me->linked = 0;
+  l->len--;
+  /* a later entry may no longer be shadowed: let the app side re-publish */
+  if (ni->hooks && ni->hooks->list_changed)
+    atomic_fetch_or_explicit(&ni->pub_dirty, 1ull << me->pt, memory_order_relaxed);
+}
+
+void ptl_md_unlink_now(ptl_ni_t *ni, ptl_mdo_t *md) {
+  ptl_meo_t *me = md->me;
+  if (ni->hooks && ni->hooks->md_deregister) ni->hooks->md_deregister(ni, &md->reg);
+  if (me) {
+    me->md = NULL;
+    md->me = NULL;
+    if (me->unlink == PTL_UNLINK) {
+      ptl_list_remove(ni, me);
+      ptl_pool_free(&ni->mes, me);
+    }
+  }
+  ptl_pool_free(&ni->mds, md);
+}
+
+void ptl_me_unlink_now(ptl_ni_t *ni, ptl_meo_t *me) {
+  if (me->md) {
+    me->md->me = NULL; /* so the MD does not take the ME along */
+    ptl_md_unlink_now(ni, me->md);
+    me->md = NULL;
+  }
+  ptl_list_remove(ni, me);
+  ptl_pool_free(&ni->mes, me);
+}
+
+/* ---------------------------------------------------------------- matching */
+int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
+  unsigned opbit = r->op == PTL_OP_PUT ? PTL_MD_OP_PUT : PTL_MD_OP_GET;
+  ptl_meo_t *me = r->pt <= PTLX_PT_INDEX_MAX ? ni->pt[r->pt].head : NULL;
+  ptl_mdo_t *md = NULL;
+  ptl_size_t off = 0, mlen = 0;
+  uint32_t n = 0;
+  ptl_evinfo_t in;
+
+  for (; me; me = me->next) {
+    n++;
+    if (((me->bits ^ r->bits) & me->mask) || !ptl_id_accepts(me->match_id, r->src)) continue;
+    md = me->md;
+    if (!md || md->inactive || !(md->d.options & opbit)) continue;
+    off = (md->d.options & PTL_MD_MANAGE_REMOTE) ? r->roffset : md->loffset;
+    if (off <= md->d.length && r->rlength <= md->d.length - off)
+      mlen = r->rlength;
+    else if ((md->d.options & PTL_MD_TRUNCATE) && off <= md->d.length)
+      mlen = md->d.length - off;
+    else
+      continue;
+    break;
+  }
+  ptl_stat(ni, side, PTLX_SR_ME_TRAVERSED, n);
+  if (!me) {
+    ptl_stat(ni, side, PTL_SR_DROP_COUNT, 1);
+    ptl_stat(ni, side, PTL_SR_DROP_LENGTH, r->rlength);
+    return 0;
+  }
+  if (r->op == PTL_OP_PUT) {
+    ptl_stat(ni, side, PTL_SR_RECV_COUNT, 1);
+    ptl_stat(ni, side, PTL_SR_RECV_LENGTH, mlen);
+  } else {
+    ptl_stat(ni, side, PTL_SR_SEND_COUNT, 1);
+    ptl_stat(ni, side, PTL_SR_SEND_LENGTH, mlen);
+  }
+  if (!(md->d.options & PTL_MD_MANAGE_REMOTE)) {
+    md->loffset += mlen;
+    if ((md->d.options & PTL_MD_MAX_SIZE) && md->d.length - md->loffset < md->d.max_size) md_deactivate(md);
+  }
+  ptl_md_consume(md);
+  md->pending++;
+  hit->md = md;
+  hit->mdh = ptl_obj_handle(&ni->mds, md);
+  hit->offset = off;
+  hit->mlength = mlen;
+  in = (ptl_evinfo_t){r->src, r->pt, r->bits, r->rlength, mlen, off, r->op == PTL_OP_PUT ? r->hdr : 0, 0, PTL_NI_OK};
+  hit->start_seq = ptl_md_event(ni, md, r->op == PTL_OP_PUT ? PTL_EVENT_PUT_START : PTL_EVENT_GET_START, &in, side);
+  return 1;
+}
+
+void ptl_match_end(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, ptl_ni_fail_t fail, int side) {
+  ptl_evinfo_t in = {
+      r->src,         r->pt, r->bits, r->rlength, hit->mlength, hit->offset, r->op == PTL_OP_PUT ? r->hdr : 0,
+      hit->start_seq, fail};
+  ptl_md_event(ni, hit->md, r->op == PTL_OP_PUT ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END, &in, side);
+  ptl_md_release(ni, hit->md, &in, side);
+}
+
+/* ---------------------------------------------------------------- publishing rule */
+/* Could some message be taken by both a and b (ignoring their MDs)? */
+static int me_overlap(const ptl_meo_t *a, const ptl_meo_t *b) {
+  ptl_process_id_t x = a->match_id, y = b->match_id;
+  if ((a->bits ^ b->bits) & a->mask & b->mask) return 0;
+  if (x.nid != PTL_NID_ANY && y.nid != PTL_NID_ANY && x.nid != y.nid) return 0;
+  if (x.pid != PTL_PID_ANY && y.pid != PTL_PID_ANY && x.pid != y.pid) return 0;
+  return 1;
+}
+
+int ptl_me_publishable(const ptl_meo_t *me) {
+  const ptl_mdo_t *md = me->md;
+  unsigned opts;
+  if (!me->linked || me->unlink != PTL_RETAIN || !md || md->inactive || md->unlink_pending) return 0;
+  opts = md->d.options;
+  if (md->d.threshold != PTL_MD_THRESH_INF || !(opts & PTL_MD_MANAGE_REMOTE) || (opts & PTL_MD_MAX_SIZE) ||
+      !(opts & (PTL_MD_OP_PUT | PTL_MD_OP_GET)))
+    return 0;
+  if (md->d.eq_handle != PTL_EQ_NONE && (opts & PTL_MD_EVENTS_OFF) != PTL_MD_EVENTS_OFF) return 0;
+  for (const ptl_meo_t *y = me->prev; y; y = y->prev)
+    if (me_overlap(y, me)) return 0;
+  return 1;
+}

@@ -1,0 +1,126 @@
+/*
+ * ptl_mem.c -- what an MD costs: pinning (mlock) and UCX registration, and
+ * the extension allocator whose memory costs nothing to describe.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "ptl_ucx.h"
+
+static ptl_xmem_t *xmem_find(ptl_x_t *x, const void *start, ptl_size_t len) {
+  for (ptl_xmem_t *m = x->xmem; m; m = m->next) {
+    uintptr_t a = (uintptr_t)m->reg.addr, s = (uintptr_t)start;
+    if (s >= a && s - a <= m->reg.len && len <= m->reg.len - (s - a)) return m;
+  }
+  return NULL;
+}
+
+static void warn_pin_refused(int err) {
+  static int warned;
+  struct rlimit rl;
+  if (warned++) return;
+  getrlimit(RLIMIT_MEMLOCK, &rl);
+  ptl_warn("cannot pin MD memory (mlock: %s; RLIMIT_MEMLOCK is %llu bytes): such MDs are registered with UCX "
+           "but not pinned (said once; PTLX_SR_MD_PIN_FAIL counts them); raise the limit (ulimit -l) to measure "
+           "real pinning costs",
+           strerror(err), (unsigned long long)rl.rlim_cur);
+}
+
+int ptl_mem_register(ptl_ni_t *ni, void *start, ptl_size_t len, ptl_reg_t *reg) {
+  ptl_x_t *x = ptl_x(ni);
+  ptl_xmem_t *m = xmem_find(x, start, len);
+  ucp_mem_map_params_t mp;
+  ucp_mem_h memh;
+  ucs_status_t st;
+  long page = sysconf(_SC_PAGESIZE);
+  uintptr_t a0 = (uintptr_t)start & ~(uintptr_t)(page - 1);
+  uintptr_t a1 = ((uintptr_t)start + len + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+
+  memset(reg, 0, sizeof(*reg));
+  if (m) { /* already registered: free */
+    reg->memh = m->reg.memh;
+    return PTL_OK;
+  }
+  ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_MD_REGISTER, 1);
+  if (mlock((void *)a0, a1 - a0) == 0) {
+    reg->pinned = 1;
+    reg->pin_addr = (void *)a0;
+    reg->pin_len = a1 - a0;
+  } else {
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_MD_PIN_FAIL, 1);
+    warn_pin_refused(errno);
+  }
+  memset(&mp, 0, sizeof(mp));
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  mp.address = start;
+  mp.length = len;
+  st = ucp_mem_map(x->u.context, &mp, &memh);
+  if (st != UCS_OK) {
+    stp_ucx_report(&x->u, st, "registering an MD of %llu bytes at %p", (unsigned long long)len, start);
+    if (reg->pinned) munlock(reg->pin_addr, reg->pin_len);
+    memset(reg, 0, sizeof(*reg));
+    return PTL_NO_SPACE;
+  }
+  reg->memh = memh;
+  reg->owned = 1;
+  return PTL_OK;
+}
+
+void ptl_mem_deregister(ptl_ni_t *ni, ptl_reg_t *reg) {
+  if (reg->owned && reg->memh) ucp_mem_unmap(ptl_x(ni)->u.context, reg->memh);
+  if (reg->pinned) munlock(reg->pin_addr, reg->pin_len);
+  memset(reg, 0, sizeof(*reg));
+}
+
+int PtlXMemAlloc(ptl_handle_ni_t ni_handle, ptl_size_t length, void **addr) {
+  ptl_ni_t *ni = ptl_ni_get(ni_handle);
+  ptl_xmem_t *m;
+  ptl_x_t *x;
+  if (!ni) return PTL_NI_INVALID;
+  if (!addr) return PTL_SEGV;
+  if (!length) return PTL_MD_ILLEGAL;
+  x = ptl_x(ni);
+  if (!(m = calloc(1, sizeof(*m)))) return PTL_NO_SPACE;
+  if (stp_ucx_region_map(&x->u, NULL, length, &m->reg) != UCS_OK) {
+    free(m);
+    return PTL_NO_SPACE;
+  }
+  ptl_lock(ni);
+  m->next = x->xmem;
+  x->xmem = m;
+  ptl_unlock(ni);
+  *addr = m->reg.addr;
+  return PTL_OK;
+}
+
+int PtlXMemFree(ptl_handle_ni_t ni_handle, void *addr) {
+  ptl_ni_t *ni = ptl_ni_get(ni_handle);
+  ptl_xmem_t **pm, *m = NULL;
+  if (!ni) return PTL_NI_INVALID;
+  ptl_lock(ni);
+  for (pm = &ptl_x(ni)->xmem; *pm; pm = &(*pm)->next)
+    if ((*pm)->reg.addr == addr) {
+      m = *pm;
+      *pm = m->next;
+      break;
+    }
+  ptl_unlock(ni);
+  if (!m) return PTL_SEGV;
+  stp_ucx_region_unmap(&ptl_x(ni)->u, &m->reg);
+  free(m);
+  return PTL_OK;
+}
+
+void ptl_mem_fini(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  while (x->xmem) {
+    ptl_xmem_t *m = x->xmem;
+    x->xmem = m->next;
+    stp_ucx_region_unmap(&x->u, &m->reg);
+    free(m);
+  }
+}

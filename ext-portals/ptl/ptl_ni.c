@@ -1,0 +1,250 @@
+/*
+ * ptl_ni.c -- library and NI setup: bootstrap (MPI or PtlXBootstrap), the
+ * UCX context and workers, the progress thread of offload mode, teardown.
+ */
+#include <linux/membarrier.h>
+#include <mpi.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptl_ucx.h"
+
+#define NIC_SPIN_NS 200000 /* progress thread: busy-poll this long after activity */
+#define DRAIN_NS 2000000000ull
+
+static struct {
+  int inits;    /* PtlInit calls not yet undone */
+  int mpi_ours; /* PtlInit started MPI */
+  int have_boot;
+  ptlx_boot_t boot;
+} lib;
+
+void ptl_warn(const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "ptl (rank %d): ", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- bootstrap */
+static void mpi_allgather(void *ctx, const void *mine, void *all, unsigned long len) {
+  (void)ctx;
+  MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+static void mpi_barrier(void *ctx) {
+  (void)ctx;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void ucx_allgather(void *ctx, const void *mine, void *all, size_t len) {
+  lib.boot.allgather(ctx, mine, all, len);
+}
+
+int PtlXBootstrap(const ptlx_boot_t *boot) {
+  if (!boot) return PTL_SEGV;
+  if (ptl_the_ni) return PTL_FAIL; /* too late */
+  if (boot->size <= 0 || boot->rank < 0 || boot->rank >= boot->size || !boot->allgather || !boot->barrier)
+    return PTL_FAIL;
+  lib.boot = *boot;
+  lib.have_boot = 1;
+  return PTL_OK;
+}
+
+int PtlInit(int *max_interfaces) {
+  if (!max_interfaces) return PTL_SEGV;
+  if (!lib.inits && !lib.have_boot) {
+    int up = 0, down = 0, provided;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (down) return PTL_FAIL;
+    if (!up) {
+      if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return PTL_FAIL;
+      lib.mpi_ours = 1;
+    }
+  }
+  lib.inits++;
+  *max_interfaces = 1;
+  return PTL_OK;
+}
+
+void PtlFini(void) {
+  int down = 0;
+  if (!lib.inits || --lib.inits) return;
+  if (lib.mpi_ours) {
+    MPI_Finalized(&down);
+    if (!down) MPI_Finalize();
+    lib.mpi_ours = 0;
+  }
+}
+
+/* ---------------------------------------------------------------- the progress thread */
+static void *nic_main(void *arg) {
+  ptl_ni_t *ni = arg;
+  ptl_x_t *x = ptl_x(ni);
+  uint64_t idle_t0 = 0;
+  for (unsigned idle = 0; !atomic_load_explicit(&x->nic_stop, memory_order_relaxed);) {
+    if (ptl_main_progress(x)) {
+      idle = 0;
+      idle_t0 = 0;
+      continue;
+    }
+    if (++idle % 64) continue;
+    uint64_t t = now_ns();
+    if (!idle_t0) idle_t0 = t;
+    if (t - idle_t0 < NIC_SPIN_NS || x->efd_main < 0) {
+      sched_yield();
+      continue;
+    }
+    /* idle: sleep until the network (or PtlNIFini's signal) wakes us */
+    if (ucp_worker_arm(x->u.worker) == UCS_OK) {
+      struct pollfd f = {x->efd_main, POLLIN, 0};
+      poll(&f, 1, 100);
+    }
+    idle_t0 = 0;
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- NI */
+static ptl_interface_t mode_of(ptl_interface_t iface) {
+  const char *e;
+  if (iface != PTL_IFACE_DEFAULT) return iface;
+  e = getenv("PTL_MODE");
+  if (e && !strcmp(e, "offload")) return PTLX_IFACE_OFFLOAD;
+  if (e && strcmp(e, "host") && *e) ptl_warn("PTL_MODE=%s is neither host nor offload: using host", e);
+  return PTLX_IFACE_HOST;
+}
+
+static void x_close(ptl_x_t *x) {
+  if (x->wake_fd >= 0) close(x->wake_fd);
+  if (x->tx.worker) stp_ucx_worker_close(&x->u, &x->tx);
+  if (x->u.context) stp_ucx_close(&x->u);
+  ptl_pool_fini(&x->ops[0]);
+  ptl_pool_fini(&x->ops[1]);
+  free(x->peer);
+  free(x);
+}
+
+int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desired, ptl_ni_limits_t *actual,
+              ptl_handle_ni_t *ni_handle) {
+  ptl_interface_t mode;
+  ptl_x_t *x;
+  ptl_ni_t *ni;
+  int offload, *modes = NULL;
+  const char *pubenv = getenv("PTL_PUBLISH");
+  (void)desired; /* ptl's limits are fixed */
+  if (!lib.inits) return PTL_NO_INIT;
+  if (!ni_handle) return PTL_SEGV;
+  if (iface != PTL_IFACE_DEFAULT && iface != PTLX_IFACE_HOST && iface != PTLX_IFACE_OFFLOAD) return PTL_IFACE_INVALID;
+  if (pid != PTL_PID_ANY && pid != 0) return PTL_PID_INVALID;
+  mode = mode_of(iface);
+  if ((ni = ptl_the_ni)) {
+    if (ni->mode != mode) return PTL_IFACE_INVALID;
+    ni->refs++;
+    *ni_handle = ni->handle;
+    if (actual) *actual = ptl_limits;
+    return PTL_OK;
+  }
+  if (!lib.have_boot) {
+    lib.boot = (ptlx_boot_t){0, 0, mpi_allgather, mpi_barrier, NULL};
+    MPI_Comm_rank(MPI_COMM_WORLD, &lib.boot.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &lib.boot.size);
+  }
+  offload = mode == PTLX_IFACE_OFFLOAD;
+  if (!(x = calloc(1, sizeof(*x))) || !(x->peer = calloc((size_t)lib.boot.size, sizeof(*x->peer))) ||
+      !(modes = malloc((size_t)lib.boot.size * sizeof(*modes)))) {
+    if (x) free(x->peer);
+    free(x);
+    return PTL_NO_SPACE;
+  }
+  x->wake_fd = x->efd_main = x->efd_tx = -1;
+  if (ptl_pool_init(&x->ops[0], PTL_KIND_OP, sizeof(ptl_op_t), 1u << 22) != PTL_OK ||
+      ptl_pool_init(&x->ops[1], PTL_KIND_OP, sizeof(ptl_op_t), 1u << 22) != PTL_OK)
+    goto fail;
+  stp_ucx_boot_t sb = {lib.boot.rank, lib.boot.size, ucx_allgather, lib.boot.ctx};
+  if (stp_ucx_open(&x->u, &sb, UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP, offload, "ptl") != UCS_OK)
+    goto fail;
+  if (offload && stp_ucx_worker_open(&x->u, &x->tx, 0) != UCS_OK) goto fail;
+  x->txw = offload ? x->tx.worker : x->u.worker;
+  x->txep = offload ? x->tx.ep : x->u.ep;
+  if (ucp_worker_get_efd(x->u.worker, &x->efd_main) != UCS_OK) x->efd_main = -1;
+  if (offload && ucp_worker_get_efd(x->txw, &x->efd_tx) != UCS_OK) x->efd_tx = -1;
+  if ((x->wake_fd = eventfd(0, EFD_NONBLOCK)) < 0) goto fail;
+  lib.boot.allgather(lib.boot.ctx, &offload, modes, sizeof(offload));
+  for (int p = 0; p < lib.boot.size; p++) x->peer[p].offload = modes[p];
+  x->publish = offload && !(pubenv && !strcmp(pubenv, "0"));
+  x->asym = x->publish && syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+
+  ptl_process_id_t id = {(ptl_nid_t)lib.boot.rank, 0};
+  if (ptl_ni_create(mode, id, lib.boot.size, offload ? &ptl_hooks_offload : &ptl_hooks_host, &ni) != PTL_OK) goto fail;
+  ni->x = x;
+  if (ptl_xport_handlers(ni) != PTL_OK) {
+    ptl_ni_destroy(ni);
+    goto fail;
+  }
+  ptl_the_ni = ni;
+  if (offload) {
+    if (pthread_create(&x->nic, NULL, nic_main, ni) != 0) {
+      ptl_the_ni = NULL;
+      ptl_ni_destroy(ni);
+      goto fail;
+    }
+    x->nic_running = 1;
+  }
+  free(modes);
+  if (getenv("PTL_VERBOSE") && !strcmp(getenv("PTL_VERBOSE"), "1") && lib.boot.rank == 0)
+    ptl_warn("NI up: %d processes, %s mode, publishing %s", lib.boot.size, offload ? "offload" : "host",
+             x->publish ? "on" : "off");
+  lib.boot.barrier(lib.boot.ctx); /* every handler is in place before anyone sends */
+  *ni_handle = ni->handle;
+  if (actual) *actual = ptl_limits;
+  return PTL_OK;
+
+fail:
+  free(modes);
+  x_close(x);
+  return PTL_FAIL;
+}
+
+int PtlNIFini(ptl_handle_ni_t ni_handle) {
+  ptl_ni_t *ni = ptl_ni_get(ni_handle);
+  ptl_x_t *x;
+  if (!ni) return PTL_NI_INVALID;
+  if (--ni->refs > 0) return PTL_OK;
+  x = ptl_x(ni);
+  /* let this process's own sends finish (bounded), then wait for everyone */
+  for (uint64_t t0 = now_ns(); x->tx_inflight > 0 && now_ns() - t0 < DRAIN_NS;) {
+    ucp_worker_progress(x->txw);
+    if (!x->nic_running) ucp_worker_progress(x->u.worker);
+  }
+  lib.boot.barrier(lib.boot.ctx);
+  if (x->nic_running) {
+    atomic_store(&x->nic_stop, 1);
+    ucp_worker_signal(x->u.worker);
+    pthread_join(x->nic, NULL);
+  }
+  ptl_pub_fini(ni);
+  ptl_the_ni = NULL;
+  ptl_mem_fini(ni);   /* MDs over extension memory do not own its registration */
+  ptl_ni_destroy(ni); /* the others are deregistered through the hooks; x still alive */
+  x_close(x);
+  return PTL_OK;
+}

@@ -1,0 +1,353 @@
+/*
+ * ptl_put.c -- the initiator: PtlPut/PtlGet(Region).  A call is checked,
+ * then either takes the offload shortcut (RMA to an entry the target
+ * published, ptl.h section 5) or is sent as an active message to be
+ * matched; and here is what comes back for it (send completion, ACK).
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptl_ucx.h"
+
+/* ---------------------------------------------------------------- the shortcut */
+/* The hot path of offload mode: a Put or Get whose own MD has an infinite
+ * threshold (nothing but this thread changes it, so no lock), to an entry
+ * the target published.  Kept to a minimum: no lock, no atomic
+ * read-modify-write, no allocation. */
+
+/* Client thread, busy set: the published entry of peer that certainly
+ * takes a message (pt, bits); NULL if none.  Revoked entries found on the
+ * way are cleared. */
+static ptl_pubent_t *pub_find(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl_pt_index_t pt, ptl_match_bits_t bits) {
+  int n = atomic_load_explicit(&peer->npub, memory_order_acquire);
+  for (int i = 0; i < n; i++) {
+    ptl_pubent_t *e = &peer->pub[i];
+    int st = atomic_load(&e->state);
+    if (st == PUB_REVOKED) ptl_pub_entry_clear(e);
+    if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask)) continue;
+    if (st == PUB_PENDING) { /* first use: the key is unpacked here, by the thread that uses it */
+      int pending = PUB_PENDING;
+      if (ucp_ep_rkey_unpack(x->txep[target], e->rkey_buf, &e->rkey) != UCS_OK) return NULL;
+      if (!atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID)) return NULL; /* revoked meanwhile */
+    }
+    peer->hot = i;
+    return e; /* published entries of a list are disjoint: no other can match */
+  }
+  return NULL;
+}
+
+static inline void sc_end(ptl_x_t *x) { atomic_store_explicit(&x->busy, 0, memory_order_release); }
+
+/* Enter a shortcut operation: busy set and the entry of target for (pt,
+ * bits) if it allows the operation and takes [roff, +len) (*mlen: what it
+ * takes); else NULL, busy clear. */
+static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, uint32_t target, ptl_pt_index_t pt,
+                                                                    ptl_match_bits_t bits, unsigned opbit,
+                                                                    ptl_size_t roff, ptl_size_t len, ptl_size_t *mlen) {
+  ptl_peer_t *peer = &x->peer[target];
+  ptl_pubent_t *e;
+  if (!peer->offload || !atomic_load_explicit(&peer->npub, memory_order_relaxed)) return NULL;
+  if (x->asym) { /* the revoking thread's membarrier() stands in for our fence */
+    atomic_store_explicit(&x->busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+  } else {
+    atomic_store(&x->busy, 1);
+  }
+  e = &peer->pub[peer->hot]; /* the entry used last, most likely */
+  if (atomic_load(&e->state) != PUB_VALID || e->pt != pt || ((e->bits ^ bits) & e->mask))
+    e = pub_find(x, peer, target, pt, bits);
+  if (e && (e->options & opbit) && roff <= e->length) {
+    if (len <= e->length - roff) {
+      *mlen = len;
+      return e;
+    }
+    if (e->options & PTL_MD_TRUNCATE) {
+      *mlen = e->length - roff;
+      return e;
+    }
+  }
+  sc_end(x);
+  return NULL;
+}
+
+/* The events of a shortcut operation (what it has no room for is counted
+ * as dropped, one by one). */
+static void sc_events_slow(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t end,
+                           const ptl_evinfo_t *in, const ptl_evinfo_t *ack) {
+  ptl_evinfo_t i2 = *in;
+  i2.link = ptl_md_event(ni, md, start, in, PTL_SIDE_APP);
+  ptl_md_event(ni, md, end, &i2, PTL_SIDE_APP);
+  if (ack) ptl_md_event(ni, md, PTL_EVENT_ACK, ack, PTL_SIDE_APP);
+}
+
+/* ... and the common case, straight into the own ring with one EQ lookup:
+ * `start` (if enabled) and `end` from (from, pt, bits, len, mlen, off,
+ * hdr, fail); with an ACK from target at roff.  Put: mlen == len for the
+ * SEND events; Get: REPLY events with the received mlen. */
+static inline __attribute__((always_inline)) void
+sc_events(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t end, ptl_process_id_t from,
+          ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t len, ptl_size_t mlen, ptl_size_t off, ptl_hdr_data_t hdr,
+          ptl_ni_fail_t fail, int ack, ptl_process_id_t target, ptl_size_t amlen, ptl_size_t roff) {
+  unsigned m = md->ev_mask, n = !!(m & (1u << start)) + !!(m & (1u << end)) + (ack != 0);
+  ptl_eqo_t *eq = ptl_md_eq(md);
+  ptl_seq_t start_seq = 0;
+  if (eq) ptl_eq_catch_up(eq);
+  if (PTL_UNLIKELY(!eq || eq->own_tail - eq->own_head + n > eq->mask + 1)) {
+    ptl_evinfo_t in = {from, pt, bits, len, mlen, off, hdr, 0, fail};
+    ptl_evinfo_t a = {target, pt, bits, len, amlen, roff, hdr, 0, PTL_NI_OK};
+    sc_events_slow(ni, md, start, end, &in, ack ? &a : NULL);
+    return;
+  }
+  ptl_evinfo_t in = {from, pt, bits, len, mlen, off, hdr, 0, fail};
+  if (m & (1u << start)) {
+    start_seq = eq->next_seq + 1;
+    ptl_ev_fill(&eq->own[eq->own_tail++ & eq->mask], start, &in, md->self, md, eq->next_seq++, 0);
+  }
+  if (m & (1u << end))
+    ptl_ev_fill(&eq->own[eq->own_tail++ & eq->mask], end, &in, md->self, md, eq->next_seq++,
+                start_seq ? start_seq - 1 : 0);
+  if (ack) {
+    ptl_evinfo_t a = {target, pt, bits, len, amlen, roff, hdr, 0, PTL_NI_OK};
+    ptl_ev_fill(&eq->own[eq->own_tail++ & eq->mask], PTL_EVENT_ACK, &a, md->self, md, eq->next_seq++, 0);
+  }
+}
+
+static const ucp_request_param_t no_param = {.op_attr_mask = 0};
+
+/* One RMA, remotely complete on return (revocation relies on it): 1 ok. */
+static inline __attribute__((always_inline)) int sc_rma(ptl_ni_t *ni, ptl_x_t *x, int put, uint32_t target,
+                                                        ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
+                                                        const ptl_pubent_t *e, ptl_size_t roff) {
+  ucp_request_param_t p;
+  ucs_status_ptr_t req;
+  p.op_attr_mask = md->reg.memh ? UCP_OP_ATTR_FIELD_MEMH : 0;
+  p.memh = md->reg.memh;
+  req = put ? ucp_put_nbx(x->txep[target], (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
+            : ucp_get_nbx(x->txep[target], (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
+  if (PTL_UNLIKELY(req != NULL)) {
+    if (UCS_PTR_IS_ERR(req)) return 0;
+    ptl_wait_req(ni, x->txw, req);
+  }
+  if (put) {
+    req = ucp_ep_flush_nbx(x->txep[target], &no_param);
+    if (PTL_UNLIKELY(req != NULL)) {
+      if (UCS_PTR_IS_ERR(req)) return 0;
+      ptl_wait_req(ni, x->txw, req);
+    }
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------- the calls */
+static int check_target(ptl_ni_t *ni, ptl_process_id_t t, ptl_pt_index_t pt, ptl_ac_index_t ac) {
+  if (t.nid >= (ptl_nid_t)ni->size || t.pid != 0) return PTL_PROCESS_INVALID;
+  if (pt > PTLX_PT_INDEX_MAX) return PTL_PT_INDEX_INVALID;
+  if (ac != 0) return PTL_AC_INDEX_INVALID;
+  return PTL_OK;
+}
+
+/* The MD of a Put/Get (matched path, lock held), validated. */
+static int check_md(ptl_ni_t *ni, ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_mdo_t **out) {
+  ptl_mdo_t *md = ptl_pool_get(&ni->mds, mdh);
+  if (!md || PTL_RD(md->inactive)) return PTL_MD_INVALID;
+  if (loff > md->d.length || len > md->d.length - loff) return PTL_MD_ILLEGAL;
+  *out = md;
+  return PTL_OK;
+}
+
+/* Lock held.  An ACK for md: event, threshold, maybe unlink. */
+static void ack_deliver(ptl_ni_t *ni, ptl_handle_md_t mdh, const ptl_evinfo_t *in, int side) {
+  ptl_mdo_t *md = ptl_pool_get(&ni->mds, mdh);
+  if (!md || md->inactive) {
+    ptl_stat(ni, side, PTLX_SR_STALE, 1);
+    return;
+  }
+  ptl_stat(ni, side, PTL_SR_RECV_COUNT, 1);
+  ptl_md_consume(md);
+  md->pending++;
+  ptl_md_event(ni, md, PTL_EVENT_ACK, in, side);
+  ptl_md_release(ni, md, in, side);
+}
+
+/* An initiator-side send ended: SEND_END (Puts), release the MD, and the
+ * ACK if it overtook the send. */
+static void send_finish(ptl_op_t *op, ucs_status_t st) {
+  ptl_ni_t *ni = op->ni;
+  ptl_mdo_t *md;
+  ptl_lock(ni);
+  if (op->kind == OPK_PUT && (md = ptl_pool_get(&ni->mds, op->mdh))) {
+    op->info.fail = st == UCS_OK ? PTL_NI_OK : PTL_NI_FAIL;
+    ptl_md_event(ni, md, PTL_EVENT_SEND_END, &op->info, PTL_SIDE_APP);
+    ptl_md_release(ni, md, &op->info, PTL_SIDE_APP);
+    if (op->ack_early) ack_deliver(ni, op->mdh, &op->ack, PTL_SIDE_APP);
+  }
+  ptl_op_put(op);
+  ptl_unlock(ni);
+}
+
+void ptl_send_cb(void *req, ucs_status_t st, void *user_data) {
+  ptl_op_t *op = user_data;
+  ptl_x(op->ni)->tx_inflight--;
+  send_finish(op, st);
+  ucp_request_free(req);
+}
+
+/* Everything but the shortcut: checks, then a message to be matched. */
+static int put_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_req_t ack_req,
+                       ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits,
+                       ptl_size_t roff, ptl_hdr_data_t hdr) {
+  ptl_ni_t *ni = ptl_ni_of(mdh);
+  ptl_x_t *x;
+  ptl_mdo_t *md;
+  ptl_op_t *op;
+  int rc;
+  if (PTL_UNLIKELY(!ni)) return PTL_NO_INIT;
+  x = ptl_x(ni);
+  if (PTL_UNLIKELY((rc = check_target(ni, target, pt, ac)) != PTL_OK)) return rc;
+  if (PTL_UNLIKELY(ack_req != PTL_ACK_REQ && ack_req != PTL_NO_ACK_REQ)) return PTL_FAIL;
+  ptl_lock(ni);
+  if ((rc = check_md(ni, mdh, loff, len, &md)) != PTL_OK || !(op = ptl_op_get(ni, PTL_SIDE_APP))) {
+    ptl_unlock(ni);
+    return rc != PTL_OK ? rc : PTL_NO_SPACE;
+  }
+  ptl_md_consume(md);
+  md->pending++;
+  op->kind = OPK_PUT;
+  op->mdh = mdh;
+  op->ack_early = 0;
+  op->info = (ptl_evinfo_t){ni->id, pt, bits, len, len, loff, hdr, 0, PTL_NI_OK};
+  op->info.link = ptl_md_event(ni, md, PTL_EVENT_SEND_START, &op->info, PTL_SIDE_APP);
+  op->w.put = (ptl_wput_t){
+      bits, roff,      hdr, ack_req == PTL_ACK_REQ ? mdh : PTL_HANDLE_NONE, ptl_obj_handle(&x->ops[PTL_SIDE_APP], op),
+      pt,   ni->id.nid};
+  ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
+  ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
+  ptl_unlock(ni);
+  rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_PUT, &op->w.put, sizeof(op->w.put),
+                   (char *)md->d.start + loff, len, md->reg.memh, op, ptl_send_cb);
+  if (rc != SEND_LATER) send_finish(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
+  return rc == SEND_FAIL ? PTL_FAIL : PTL_OK;
+}
+
+/* The MD of a shortcut: infinite threshold (then nothing but this thread
+ * changes it, so no lock), active, holding [loff, +len); or NULL. */
+static inline ptl_mdo_t *sc_md(ptl_ni_t *ni, ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len) {
+  ptl_mdo_t *md = ptl_pool_get(&ni->mds, mdh);
+  if (md && PTL_RD(md->d.threshold) == PTL_MD_THRESH_INF && !PTL_RD(md->inactive) && loff <= md->d.length &&
+      len <= md->d.length - loff)
+    return md;
+  return NULL;
+}
+
+/* Every condition of the shortcut at once: 1 with *x, *md, *e, *mlen set
+ * and busy set; 0 for the long way (errors included). */
+static inline __attribute__((always_inline)) int sc_enter(ptl_ni_t *ni, ptl_handle_md_t mdh, ptl_size_t loff,
+                                                          ptl_size_t len, ptl_process_id_t target, ptl_pt_index_t pt,
+                                                          ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff,
+                                                          unsigned opbit, ptl_x_t **x, ptl_mdo_t **md, ptl_pubent_t **e,
+                                                          ptl_size_t *mlen) {
+  return PTL_LIKELY(ni && (*x = ptl_x(ni))->publish) && target.nid < (ptl_nid_t)ni->size && !target.pid &&
+         pt <= PTLX_PT_INDEX_MAX && !ac && (*md = sc_md(ni, mdh, loff, len)) &&
+         (*e = sc_begin(*x, target.nid, pt, bits, opbit, roff, len, mlen));
+}
+
+int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_req_t ack_req, ptl_process_id_t target,
+                 ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff, ptl_hdr_data_t hdr) {
+  ptl_ni_t *ni = ptl_the_ni;
+  ptl_x_t *x;
+  ptl_mdo_t *md;
+  ptl_pubent_t *e;
+  ptl_size_t mlen;
+  if ((ack_req == PTL_ACK_REQ || ack_req == PTL_NO_ACK_REQ) &&
+      sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen)) {
+    int ok = sc_rma(ni, x, 1, target.nid, md, loff, mlen, e, roff);
+    sc_end(x);
+    if (md->ev_mask)
+      sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
+                ok ? PTL_NI_OK : PTL_NI_FAIL, ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE),
+                target, mlen, roff);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_PUT, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
+    return PTL_OK;
+  }
+  return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr);
+}
+
+int PtlPut(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac,
+           ptl_match_bits_t bits, ptl_size_t roff, ptl_hdr_data_t hdr) {
+  ptl_ni_t *ni = ptl_ni_of(mdh);
+  ptl_mdo_t *md;
+  if (!ni) return PTL_NO_INIT;
+  if (!(md = ptl_pool_get(&ni->mds, mdh))) return PTL_MD_INVALID;
+  return PtlPutRegion(mdh, 0, md->d.length, ack_req, target, pt, ac, bits, roff, hdr);
+}
+
+static int get_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_process_id_t target, ptl_pt_index_t pt,
+                       ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff) {
+  ptl_ni_t *ni = ptl_ni_of(mdh);
+  ptl_mdo_t *md;
+  ptl_op_t *op;
+  int rc;
+  if (PTL_UNLIKELY(!ni)) return PTL_NO_INIT;
+  if (PTL_UNLIKELY((rc = check_target(ni, target, pt, ac)) != PTL_OK)) return rc;
+  ptl_lock(ni);
+  if ((rc = check_md(ni, mdh, loff, len, &md)) != PTL_OK || !(op = ptl_op_get(ni, PTL_SIDE_APP))) {
+    ptl_unlock(ni);
+    return rc != PTL_OK ? rc : PTL_NO_SPACE;
+  }
+  op->kind = OPK_GET; /* the request itself makes no event (Portals 3.3) */
+  op->w.get = (ptl_wget_t){bits, roff, len, mdh, loff, pt, ni->id.nid};
+  ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
+  ptl_unlock(ni);
+  rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_GET, &op->w.get, sizeof(op->w.get), NULL, 0, NULL, op,
+                   ptl_send_cb);
+  if (rc != SEND_LATER) send_finish(op, UCS_OK);
+  return rc == SEND_FAIL ? PTL_FAIL : PTL_OK;
+}
+
+int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_process_id_t target, ptl_pt_index_t pt,
+                 ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff) {
+  ptl_ni_t *ni = ptl_the_ni;
+  ptl_x_t *x;
+  ptl_mdo_t *md;
+  ptl_pubent_t *e;
+  ptl_size_t mlen;
+  if (sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_GET, &x, &md, &e, &mlen)) {
+    int ok = sc_rma(ni, x, 0, target.nid, md, loff, mlen, e, roff);
+    sc_end(x);
+    if (md->ev_mask)
+      sc_events(ni, md, PTL_EVENT_REPLY_START, PTL_EVENT_REPLY_END, target, pt, bits, len, mlen, loff, 0,
+                ok ? PTL_NI_OK : PTL_NI_FAIL, 0, target, 0, 0);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_GET, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_RECV_COUNT, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_RECV_LENGTH, mlen);
+    return PTL_OK;
+  }
+  return get_matched(mdh, loff, len, target, pt, ac, bits, roff);
+}
+
+int PtlGet(ptl_handle_md_t mdh, ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits,
+           ptl_size_t roff) {
+  ptl_ni_t *ni = ptl_ni_of(mdh);
+  ptl_mdo_t *md;
+  if (!ni) return PTL_NO_INIT;
+  if (!(md = ptl_pool_get(&ni->mds, mdh))) return PTL_MD_INVALID;
+  return PtlGetRegion(mdh, 0, md->d.length, target, pt, ac, bits, roff);
+}
+
+void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w) {
+  ptl_evinfo_t in = {{w->src, 0}, w->pt, w->bits, w->rlength, w->mlength, w->offset, w->hdr, 0, PTL_NI_OK};
+  ptl_op_t *op;
+  ptl_lock(ni);
+  op = ptl_pool_get(&ptl_x(ni)->ops[PTL_SIDE_APP], w->op);
+  if (op && op->kind == OPK_PUT && op->mdh == w->md) { /* its SEND_END is not out yet */
+    op->ack_early = 1;
+    op->ack = in;
+  } else {
+    ack_deliver(ni, w->md, &in, PTL_SIDE_RX);
+  }
+  ptl_unlock(ni);
+}

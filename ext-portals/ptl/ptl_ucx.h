@@ -1,0 +1,203 @@
+/*
+ * ptl_ucx.h -- ptl's transport over UCX: state, wire headers, and the calls
+ * between ptl_ni.c, ptl_xport.c, ptl_pub.c and ptl_mem.c.
+ *
+ * Workers.  The main worker of the shared UCX module (stp_ucx) receives all
+ * of ptl's traffic: every process's endpoints point at peers' main workers.
+ * Host mode: the client thread drives the main worker for everything.
+ * Offload mode: the progress thread drives the main worker (it receives,
+ * matches, answers); the client thread sends on a worker of its own (tx),
+ * so the shortcut and the sends never take a lock or wait for the progress
+ * thread.
+ */
+#ifndef PTL_UCX_H
+#define PTL_UCX_H
+
+#include <ucp/api/ucp.h>
+
+#include "ptl_internal.h"
+#include "stp_ucx.h"
+
+/* Active message ids (on the main worker). */
+enum {
+  PTL_AM_PUT = 1, /* ptl_wput_t + payload: target matches */
+  PTL_AM_GET,     /* ptl_wget_t: target matches, answers with PTL_AM_REPLY */
+  PTL_AM_ACK,     /* ptl_wack_t */
+  PTL_AM_REPLY,   /* ptl_wreply_t + payload */
+  PTL_AM_CTL,     /* ptl_wctl_t (+ packed rkey): publish / revoke, ordered */
+  PTL_AM_CTL_ACK, /* ptl_wctl_t: a revocation is done */
+  PTL_AM_COUNT
+};
+
+typedef struct {
+  uint64_t bits, roffset, hdr;
+  uint64_t ack_md; /* initiator MD for the ACK, or PTL_HANDLE_NONE */
+  uint64_t op;     /* initiator's op (echoed in the ACK: SEND_END goes first) */
+  uint32_t pt, src;
+} ptl_wput_t;
+
+typedef struct {
+  uint64_t bits, roffset, rlength;
+  uint64_t reply_md, loffset;
+  uint32_t pt, src;
+} ptl_wget_t;
+
+typedef struct {
+  uint64_t md, op, bits, rlength, mlength, offset, hdr;
+  uint32_t pt, src;
+} ptl_wack_t;
+
+typedef struct {
+  uint64_t md, bits, rlength, loffset;
+  uint32_t pt, src; /* payload = the data (mlength bytes) */
+} ptl_wreply_t;
+
+enum { PTL_CTL_PUBLISH = 1, PTL_CTL_REVOKE = 2 };
+typedef struct {
+  uint64_t seq; /* per (sender, receiver) stream, from 1 */
+  uint64_t id;  /* the ME handle published / revoked */
+  uint32_t kind, src;
+  /* PUBLISH only */
+  uint64_t bits, mask, base, length;
+  ptl_process_id_t match_id;
+  uint32_t pt, options;
+  uint32_t rkey_len; /* rkey bytes follow as the payload */
+} ptl_wctl_t;
+
+/* What an op is for. */
+enum { OPK_OTHER, OPK_PUT, OPK_GET, OPK_RECV_PUT, OPK_RECV_REPLY, OPK_REPLY };
+
+/* A UCX request's context, pooled per side (no malloc per operation);
+ * allocated, freed and looked up with ni->lock held. */
+typedef struct ptl_op {
+  ptl_obj_t o;
+  int side;
+  int kind;
+  ptl_ni_t *ni;
+  ptl_handle_md_t mdh; /* the MD whose event/release completes the op */
+  ptl_evinfo_t info;   /* event fields (initiator side) */
+  ptl_req_t req;       /* target side */
+  ptl_hit_t hit;
+  int ack_early;    /* a Put's ACK came before its send completed */
+  ptl_evinfo_t ack; /* ... with these fields */
+  void *bounce;     /* truncated rendezvous: received here, then copied */
+  union {
+    ptl_wput_t put;
+    ptl_wget_t get;
+    ptl_wack_t ack;
+    ptl_wreply_t reply;
+    ptl_wctl_t ctl;
+  } w; /* header storage until the send completes */
+} ptl_op_t;
+
+/* One published entry of one peer, as an initiator keeps it. */
+enum { PUB_FREE = 0, PUB_PENDING, PUB_VALID, PUB_REVOKED };
+typedef struct ptl_pubent {
+  _Atomic int state; /* written by the progress thread, except PENDING->VALID and cleanup */
+  uint64_t id;
+  uint32_t pt, options;
+  uint64_t bits, mask, base, length;
+  void *rkey_buf; /* packed (progress thread) */
+  size_t rkey_len;
+  ucp_rkey_h rkey; /* unpacked (client thread) */
+} ptl_pubent_t;
+#define PTL_PUB_SLOTS 16
+
+/* A deferred control message (arrived ahead of its turn). */
+typedef struct ptl_ctlq {
+  struct ptl_ctlq *next;
+  ptl_wctl_t w;
+  char rkey[];
+} ptl_ctlq_t;
+
+typedef struct ptl_peer {
+  int offload;                     /* its NI is in offload mode */
+  ptl_pubent_t pub[PTL_PUB_SLOTS]; /* its published entries */
+  _Atomic int npub;                /* high-water mark of pub[] in use */
+  int hot;                         /* pub[] entry used last (client thread) */
+  uint64_t ctl_out;                /* last control seq sent to it (client thread) */
+  uint64_t ctl_in;                 /* last control seq from it processed (rx side) */
+  ptl_ctlq_t *early;               /* control messages from it that came early */
+} ptl_peer_t;
+
+/* Extension memory (PtlXMemAlloc). */
+typedef struct ptl_xmem {
+  struct ptl_xmem *next;
+  stp_ucx_region_t reg;
+} ptl_xmem_t;
+
+typedef struct ptl_x {
+  stp_ucx_t u;         /* context, main worker, endpoints */
+  stp_ucx_worker_t tx; /* offload: the client thread's worker */
+  ucp_worker_h txw;    /* client thread's worker: tx.worker or u.worker */
+  ucp_ep_h *txep;
+  ptl_peer_t *peer;
+  int publish; /* offload and PTL_PUBLISH != 0 */
+  /* client thread */
+  _Atomic int busy;        /* inside a shortcut operation */
+  int asym;                /* membarrier() orders busy against revocations (else a fence) */
+  int tx_inflight;         /* sends on txw not yet complete */
+  _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
+  ptl_pool_t ops[2];       /* ptl_op_t per side */
+  ptl_xmem_t *xmem;
+  int efd_main, efd_tx, wake_fd;
+  /* progress thread */
+  _Atomic int main_token; /* held by whoever is progressing the main worker */
+  pthread_t nic;
+  int nic_running;
+  _Atomic int nic_stop;
+} ptl_x_t;
+
+static inline ptl_x_t *ptl_x(ptl_ni_t *ni) { return (ptl_x_t *)ni->x; }
+
+/* Offload mode: progress the main worker if no one else is (the progress
+ * thread, or a client thread that is waiting anyway and so lends a hand).
+ * The token also hands the rx side's single-writer state (the progress
+ * thread's EQ rings, rx statistics) from one thread to the other. */
+static inline unsigned ptl_main_progress(ptl_x_t *x) {
+  unsigned n = 0;
+  if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
+      atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
+    return 0;
+  n = ucp_worker_progress(x->u.worker);
+  atomic_store_explicit(&x->main_token, 0, memory_order_release);
+  return n;
+}
+
+/* ptl_xport.c */
+enum { SEND_DONE, SEND_LATER, SEND_FAIL };
+extern const ptl_hooks_t ptl_hooks_host, ptl_hooks_offload;
+ptl_op_t *ptl_op_get(ptl_ni_t *ni, int side); /* lock held */
+void ptl_op_put(ptl_op_t *op);                /* lock held */
+int ptl_xport_handlers(ptl_ni_t *ni);
+/* Send an AM from `side` (rx: the main worker; app: the client thread's).
+ * With op, the header lives in op->w until completion, and cb (NULL: just
+ * free op) runs then; without op (app side only), completion is waited
+ * for here.  SEND_DONE (op not used by UCX any more), SEND_LATER (cb will
+ * run) or SEND_FAIL (reported). */
+int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, size_t hlen, const void *data,
+                size_t len, void *memh, ptl_op_t *op, ucp_send_nbx_callback_t cb);
+void ptl_wait_req(ptl_ni_t *ni, ucp_worker_h w, ucs_status_ptr_t req); /* progress w until req is done */
+
+/* ptl_put.c */
+void ptl_send_cb(void *req, ucs_status_t st, void *user_data); /* an app-side send completed */
+void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w);       /* rx side */
+
+/* ptl_pub.c */
+void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone);
+void ptl_pub_entry_clear(ptl_pubent_t *e); /* client thread: a revoked entry's slot back to free */
+ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                            const ucp_am_recv_param_t *param);
+ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                                const ucp_am_recv_param_t *param);
+void ptl_pub_fini(ptl_ni_t *ni);
+
+/* ptl_mem.c */
+int ptl_mem_register(ptl_ni_t *ni, void *start, ptl_size_t len, ptl_reg_t *reg);
+void ptl_mem_deregister(ptl_ni_t *ni, ptl_reg_t *reg);
+void ptl_mem_fini(ptl_ni_t *ni);
+
+/* ptl_ni.c */
+void ptl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* PTL_UCX_H */

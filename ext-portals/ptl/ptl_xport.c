@@ -1,0 +1,351 @@
+/*
+ * ptl_xport.c -- ptl's active messages: sending them, the target's
+ * handlers (match, place, acknowledge, reply; the initiator's reply), and
+ * the progress/wait hooks of the two modes.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ptl_ucx.h"
+
+/* ---------------------------------------------------------------- ops */
+ptl_op_t *ptl_op_get(ptl_ni_t *ni, int side) {
+  ptl_op_t *op = ptl_pool_alloc(&ptl_x(ni)->ops[side]);
+  if (!op) return NULL;
+  op->side = side;
+  op->ni = ni;
+  op->kind = OPK_OTHER;
+  return op;
+}
+
+void ptl_op_put(ptl_op_t *op) { ptl_pool_free(&ptl_x(op->ni)->ops[op->side], op); }
+
+static void rx_send_cb(void *req, ucs_status_t st, void *user_data);
+
+void ptl_wait_req(ptl_ni_t *ni, ucp_worker_h w, ucs_status_ptr_t req) {
+  (void)ni;
+  if (!UCS_PTR_IS_PTR(req)) return;
+  while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(w);
+  ucp_request_free(req);
+}
+
+int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, size_t hlen, const void *data,
+                size_t len, void *memh, ptl_op_t *op, ucp_send_nbx_callback_t cb) {
+  ptl_x_t *x = ptl_x(ni);
+  ucp_request_param_t p;
+  ucs_status_ptr_t req;
+  ucp_ep_h ep = side == PTL_SIDE_RX ? x->u.ep[peer] : x->txep[peer];
+  p.op_attr_mask = 0;
+  if (id == PTL_AM_CTL) { /* control messages must arrive whole, in order */
+    p.op_attr_mask |= UCP_OP_ATTR_FIELD_FLAGS;
+    p.flags = UCP_AM_SEND_FLAG_EAGER;
+  }
+  if (op && !cb) cb = side == PTL_SIDE_RX ? rx_send_cb : ptl_send_cb; /* just free op */
+  if (op) {
+    p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.cb.send = cb;
+    p.user_data = op;
+  }
+  if (memh && len) {
+    p.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
+    p.memh = memh;
+  }
+  req = ucp_am_send_nbx(ep, id, hdr, hlen, data, len, &p);
+  if (PTL_LIKELY(req == NULL)) return SEND_DONE;
+  if (UCS_PTR_IS_ERR(req)) {
+    stp_ucx_report(&x->u, UCS_PTR_STATUS(req), "sending a ptl message (id %u) to rank %d", id, peer);
+    return SEND_FAIL;
+  }
+  if (!op) {
+    ptl_wait_req(ni, side == PTL_SIDE_RX ? x->u.worker : x->txw, req);
+    return SEND_DONE;
+  }
+  if (side == PTL_SIDE_APP) x->tx_inflight++;
+  return SEND_LATER;
+}
+
+/* ---------------------------------------------------------------- receiving data */
+/* A handler's fixed header: copied out (it may be unaligned); 0 if malformed. */
+static int header_of(void *w, size_t want, const void *header, size_t hlen) {
+  if (hlen != want) return 0;
+  memcpy(w, header, want);
+  return 1;
+}
+
+/* Lock held.  A matched Put's data is in place: ACK, PUT_END, release. */
+static void put_landed(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, const ptl_wput_t *w,
+                       ptl_ni_fail_t fail) {
+  if (w->ack_md != PTL_HANDLE_NONE && !(hit->md->d.options & PTL_MD_ACK_DISABLE) && fail == PTL_NI_OK) {
+    ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
+    if (op) {
+      op->w.ack =
+          (ptl_wack_t){w->ack_md, w->op, r->bits, r->rlength, hit->mlength, hit->offset, r->hdr, r->pt, ni->id.nid};
+      if (ptl_am_send(ni, PTL_SIDE_RX, (int)r->src.nid, PTL_AM_ACK, &op->w.ack, sizeof(op->w.ack), NULL, 0, NULL, op,
+                      rx_send_cb) != SEND_LATER)
+        ptl_op_put(op);
+    }
+  }
+  ptl_match_end(ni, r, hit, fail, PTL_SIDE_RX);
+}
+
+/* Lock held.  A reply's data is in place. */
+static void reply_landed(ptl_ni_t *ni, ptl_mdo_t *md, ptl_evinfo_t *info, ptl_ni_fail_t fail) {
+  info->fail = fail;
+  ptl_md_event(ni, md, PTL_EVENT_REPLY_END, info, PTL_SIDE_RX);
+  ptl_md_release(ni, md, info, PTL_SIDE_RX);
+}
+
+/* Lock held.  A rendezvous receive of op (kind RECV_PUT / RECV_REPLY) ended. */
+static void recv_finish(ptl_op_t *op, ucs_status_t st) {
+  ptl_ni_t *ni = op->ni;
+  ptl_ni_fail_t fail = st == UCS_OK ? PTL_NI_OK : PTL_NI_FAIL;
+  ptl_mdo_t *md = op->kind == OPK_RECV_PUT ? op->hit.md : ptl_pool_get(&ni->mds, op->mdh);
+  ptl_size_t off = op->kind == OPK_RECV_PUT ? op->hit.offset : op->info.offset;
+  ptl_size_t mlen = op->kind == OPK_RECV_PUT ? op->hit.mlength : op->info.mlength;
+  if (op->bounce) {
+    if (fail == PTL_NI_OK) memcpy((char *)md->d.start + off, op->bounce, mlen);
+    free(op->bounce);
+  }
+  if (op->kind == OPK_RECV_PUT)
+    put_landed(ni, &op->req, &op->hit, &op->w.put, fail);
+  else
+    reply_landed(ni, md, &op->info, fail);
+  ptl_op_put(op);
+}
+
+static void recv_cb(void *req, ucs_status_t st, size_t length, void *user_data) {
+  ptl_op_t *op = user_data;
+  ptl_ni_t *ni = op->ni;
+  (void)length;
+  ptl_lock(ni);
+  recv_finish(op, st);
+  ptl_unlock(ni);
+  ucp_request_free(req);
+}
+
+/* Lock held.  Receive a rendezvous message of len bytes whose first mlen
+ * go to dst (the rest, if truncated, through a bounce buffer). */
+static void recv_rndv(ptl_ni_t *ni, ptl_op_t *op, void *desc, void *dst, size_t mlen, size_t len, void *memh) {
+  ucp_request_param_t p;
+  ucs_status_ptr_t req;
+  void *buf = dst;
+  if (mlen < len) {
+    if (!(buf = op->bounce = malloc(len))) { /* the payload is dropped when the handler returns */
+      recv_finish(op, UCS_ERR_NO_MEMORY);
+      return;
+    }
+    memh = NULL;
+  }
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  p.cb.recv_am = recv_cb;
+  p.user_data = op;
+  if (memh) {
+    p.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
+    p.memh = memh;
+  }
+  req = ucp_am_recv_data_nbx(ptl_x(ni)->u.worker, desc, buf, len, &p);
+  if (UCS_PTR_IS_PTR(req)) return;
+  recv_finish(op, UCS_PTR_STATUS(req));
+}
+
+static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                           const ucp_am_recv_param_t *param) {
+  ptl_ni_t *ni = arg;
+  ptl_wput_t w;
+  ptl_hit_t hit;
+  ptl_op_t *op;
+  if (!header_of(&w, sizeof(w), header, hlen)) return UCS_OK;
+  ptl_req_t r = {PTL_OP_PUT, {w.src, 0}, w.pt, w.bits, len, w.roffset, w.hdr};
+  ptl_lock(ni);
+  if (ptl_match(ni, &r, &hit, PTL_SIDE_RX)) {
+    char *dst = (char *)hit.md->d.start + hit.offset;
+    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+      memcpy(dst, data, hit.mlength);
+      put_landed(ni, &r, &hit, &w, PTL_NI_OK);
+    } else if ((op = ptl_op_get(ni, PTL_SIDE_RX))) {
+      op->kind = OPK_RECV_PUT;
+      op->req = r;
+      op->hit = hit;
+      op->w.put = w;
+      recv_rndv(ni, op, data, dst, hit.mlength, len, hit.md->reg.memh);
+    } else {
+      put_landed(ni, &r, &hit, &w, PTL_NI_FAIL);
+    }
+  }
+  ptl_unlock(ni);
+  return UCS_OK;
+}
+
+static void reply_sent(ptl_op_t *op, ucs_status_t st) {
+  ptl_match_end(op->ni, &op->req, &op->hit, st == UCS_OK ? PTL_NI_OK : PTL_NI_FAIL, PTL_SIDE_RX);
+  ptl_op_put(op);
+}
+
+static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
+  ptl_op_t *op = user_data;
+  ptl_ni_t *ni = op->ni;
+  ptl_lock(ni);
+  if (op->kind == OPK_REPLY)
+    reply_sent(op, st);
+  else
+    ptl_op_put(op);
+  ptl_unlock(ni);
+  ucp_request_free(req);
+}
+
+static ucs_status_t am_get(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                           const ucp_am_recv_param_t *param) {
+  ptl_ni_t *ni = arg;
+  ptl_wget_t w;
+  ptl_hit_t hit;
+  ptl_op_t *op;
+  (void)data, (void)len, (void)param;
+  if (!header_of(&w, sizeof(w), header, hlen)) return UCS_OK;
+  ptl_req_t r = {PTL_OP_GET, {w.src, 0}, w.pt, w.bits, w.rlength, w.roffset, 0};
+  ptl_lock(ni);
+  if (ptl_match(ni, &r, &hit, PTL_SIDE_RX)) {
+    if (!(op = ptl_op_get(ni, PTL_SIDE_RX))) {
+      ptl_match_end(ni, &r, &hit, PTL_NI_FAIL, PTL_SIDE_RX);
+    } else {
+      int rc;
+      op->kind = OPK_REPLY;
+      op->req = r;
+      op->hit = hit;
+      op->w.reply = (ptl_wreply_t){w.reply_md, w.bits, w.rlength, w.loffset, w.pt, ni->id.nid};
+      rc = ptl_am_send(ni, PTL_SIDE_RX, (int)w.src, PTL_AM_REPLY, &op->w.reply, sizeof(op->w.reply),
+                       (char *)hit.md->d.start + hit.offset, hit.mlength, hit.md->reg.memh, op, rx_send_cb);
+      if (rc != SEND_LATER) reply_sent(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
+    }
+  }
+  ptl_unlock(ni);
+  return UCS_OK;
+}
+
+static ucs_status_t am_ack(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                           const ucp_am_recv_param_t *param) {
+  ptl_wack_t w;
+  (void)data, (void)len, (void)param;
+  if (header_of(&w, sizeof(w), header, hlen)) ptl_ack_arrived(arg, &w);
+  return UCS_OK;
+}
+
+static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                             const ucp_am_recv_param_t *param) {
+  ptl_ni_t *ni = arg;
+  ptl_wreply_t w;
+  ptl_mdo_t *md;
+  ptl_op_t *op;
+  if (!header_of(&w, sizeof(w), header, hlen)) return UCS_OK;
+  ptl_lock(ni);
+  md = ptl_pool_get(&ni->mds, w.md);
+  if (!md || md->inactive || w.loffset > md->d.length ||
+      (len > md->d.length - w.loffset && !(md->d.options & PTL_MD_TRUNCATE))) {
+    ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_STALE, 1);
+    ptl_unlock(ni);
+    return UCS_OK; /* a rendezvous payload is dropped by returning */
+  }
+  ptl_size_t mlen = len < md->d.length - w.loffset ? len : md->d.length - w.loffset;
+  ptl_evinfo_t in = {{w.src, 0}, w.pt, w.bits, w.rlength, mlen, w.loffset, 0, 0, PTL_NI_OK};
+  ptl_stat(ni, PTL_SIDE_RX, PTL_SR_RECV_COUNT, 1);
+  ptl_stat(ni, PTL_SIDE_RX, PTL_SR_RECV_LENGTH, mlen);
+  ptl_md_consume(md);
+  md->pending++;
+  in.link = ptl_md_event(ni, md, PTL_EVENT_REPLY_START, &in, PTL_SIDE_RX);
+  char *dst = (char *)md->d.start + w.loffset;
+  if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+    memcpy(dst, data, mlen);
+    reply_landed(ni, md, &in, PTL_NI_OK);
+  } else if ((op = ptl_op_get(ni, PTL_SIDE_RX))) {
+    op->kind = OPK_RECV_REPLY;
+    op->mdh = w.md;
+    op->info = in;
+    recv_rndv(ni, op, data, dst, mlen, len, md->reg.memh);
+  } else {
+    reply_landed(ni, md, &in, PTL_NI_FAIL);
+  }
+  ptl_unlock(ni);
+  return UCS_OK;
+}
+
+int ptl_xport_handlers(ptl_ni_t *ni) {
+  static const ucp_am_recv_callback_t cbs[PTL_AM_COUNT] = {
+      [PTL_AM_PUT] = am_put,     [PTL_AM_GET] = am_get,         [PTL_AM_ACK] = am_ack,
+      [PTL_AM_REPLY] = am_reply, [PTL_AM_CTL] = ptl_pub_ctl_cb, [PTL_AM_CTL_ACK] = ptl_pub_ctl_ack_cb,
+  };
+  for (unsigned id = 1; id < PTL_AM_COUNT; id++) {
+    ucp_am_handler_param_t hp;
+    ucs_status_t st;
+    memset(&hp, 0, sizeof(hp));
+    hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG |
+                    UCP_AM_HANDLER_PARAM_FIELD_FLAGS;
+    hp.id = id;
+    hp.cb = cbs[id];
+    hp.arg = ni;
+    hp.flags = UCP_AM_FLAG_WHOLE_MSG;
+    if ((st = ucp_worker_set_am_recv_handler(ptl_x(ni)->u.worker, &hp)) != UCS_OK) {
+      stp_ucx_report(&ptl_x(ni)->u, st, "registering ptl's message handlers");
+      return PTL_FAIL;
+    }
+  }
+  return PTL_OK;
+}
+
+/* ---------------------------------------------------------------- progress and waiting */
+static void wait_fds(int a, int b, int timeout_ms) {
+  struct pollfd f[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
+  poll(f, b >= 0 ? 2 : 1, timeout_ms);
+}
+
+static unsigned host_progress(ptl_ni_t *ni) { return ucp_worker_progress(ptl_x(ni)->u.worker); }
+
+/* Host mode, idle: sleep until the network has something (the interrupt). */
+static void host_block(ptl_ni_t *ni, uint64_t seen, int timeout_ms) {
+  ptl_x_t *x = ptl_x(ni);
+  (void)seen;
+  if (x->efd_main >= 0 && ucp_worker_arm(x->u.worker) == UCS_OK) wait_fds(x->efd_main, -1, timeout_ms);
+}
+
+/* Offload mode, a waiting client: its own sends, and whatever the progress
+ * thread is not doing at this moment (on a busy machine it may not be
+ * running at all). */
+static unsigned offload_progress(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  return ucp_worker_progress(x->txw) + ptl_main_progress(x);
+}
+
+/* Offload mode, idle: sleep until the progress thread posts an event or
+ * the client's own sends need progress. */
+static void offload_block(ptl_ni_t *ni, uint64_t seen, int timeout_ms) {
+  ptl_x_t *x = ptl_x(ni);
+  uint64_t junk;
+  atomic_store(&ni->sleepers, 1);
+  if (atomic_load(&ni->posted) == seen && (x->efd_tx < 0 || ucp_worker_arm(x->txw) == UCS_OK))
+    wait_fds(x->wake_fd, x->efd_tx, timeout_ms);
+  atomic_store(&ni->sleepers, 0);
+  if (read(x->wake_fd, &junk, sizeof(junk)) < 0) { /* nothing to drain */
+  }
+}
+
+static void offload_wake(ptl_ni_t *ni) {
+  uint64_t one = 1;
+  if (write(ptl_x(ni)->wake_fd, &one, sizeof(one)) < 0) { /* already signalled */
+  }
+}
+
+const ptl_hooks_t ptl_hooks_host = {
+    .md_register = ptl_mem_register,
+    .md_deregister = ptl_mem_deregister,
+    .progress = host_progress,
+    .block = host_block,
+};
+
+const ptl_hooks_t ptl_hooks_offload = {
+    .md_register = ptl_mem_register,
+    .md_deregister = ptl_mem_deregister,
+    .list_changed = ptl_pub_list_changed,
+    .progress = offload_progress,
+    .block = offload_block,
+    .wake = offload_wake,
+};

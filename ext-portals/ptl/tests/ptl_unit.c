@@ -1,0 +1,481 @@
+/*
+ * ptl_unit.c -- unit tests of ptl's matching engine (no MPI, no UCX).
+ *
+ * Builds an NI of the pure layer without a transport and delivers
+ * synthetic Puts/Gets through ptl_match()/ptl_match_end(), the functions
+ * the transport calls.  One line per case: "ok <name>" or "FAIL <name>:
+ * <line> <what>"; exit status 1 if anything failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stdarg.h>
+
+#include "ptl_internal.h"
+#include "tests/ptl_test.h"
+
+static int failures, case_failed;
+static const char *case_name;
+
+void test_fail(int line, const char *fmt, ...) {
+  va_list ap;
+  printf("FAIL %s: line %d: ", case_name, line);
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  printf("\n");
+  case_failed = 1;
+}
+
+static ptl_ni_t *ni;
+static ptl_handle_ni_t nih;
+static const ptl_process_id_t ANY = {PTL_NID_ANY, PTL_PID_ANY};
+
+static void setup(const char *name) {
+  ptl_process_id_t me = {0, 0};
+  case_name = name;
+  case_failed = 0;
+  if (ptl_ni_create(PTLX_IFACE_HOST, me, 4, NULL, &ni) != PTL_OK) {
+    printf("FAIL %s: cannot create an NI\n", name);
+    exit(1);
+  }
+  ptl_the_ni = ni;
+  nih = ni->handle;
+}
+
+static void teardown(void) {
+  ptl_ni_destroy(ni);
+  ptl_the_ni = NULL;
+  if (case_failed)
+    failures++;
+  else
+    printf("ok %s\n", case_name);
+}
+
+/* Deliver a Put (or Get) from nid `src`; returns the hit's MD or NULL. */
+static ptl_mdo_t *deliver(int op, ptl_nid_t src, ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t len,
+                          ptl_size_t roff, ptl_hdr_data_t hdr, ptl_hit_t *out) {
+  ptl_req_t r = {op, {src, 0}, pt, bits, len, roff, hdr};
+  ptl_hit_t hit;
+  ptl_mdo_t *md = NULL;
+  ptl_lock(ni);
+  if (ptl_match(ni, &r, &hit, PTL_SIDE_RX)) {
+    md = hit.md;
+    if (out) *out = hit;
+    ptl_match_end(ni, &r, &hit, PTL_NI_OK, PTL_SIDE_RX);
+  }
+  ptl_unlock(ni);
+  return md;
+}
+static ptl_mdo_t *put(ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t len, ptl_size_t roff, ptl_hit_t *out) {
+  return deliver(PTL_OP_PUT, 1, pt, bits, len, roff, 0, out);
+}
+
+/* An ME at the tail of pt with an MD; returns the MD handle. */
+static ptl_handle_md_t attach(ptl_pt_index_t pt, ptl_process_id_t id, ptl_match_bits_t bits, ptl_match_bits_t ign,
+                              ptl_md_t d, ptl_unlink_t me_ul, ptl_unlink_t md_ul, ptl_handle_me_t *meh_out) {
+  ptl_handle_me_t meh;
+  ptl_handle_md_t mdh = PTL_INVALID_HANDLE;
+  RC(PtlMEAttach(nih, pt, id, bits, ign, me_ul, PTL_INS_AFTER, &meh), PTL_OK);
+  RC(PtlMDAttach(meh, d, md_ul, &mdh), PTL_OK);
+  if (meh_out) *meh_out = meh;
+  return mdh;
+}
+
+static ptl_mdo_t *mdo(ptl_handle_md_t h) { return ptl_pool_get(&ni->mds, h); }
+
+static int next_event(ptl_handle_eq_t eq, ptl_event_t *ev) { return PtlEQGet(eq, ev); }
+
+static char buf[4][256];
+#define RW (PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE)
+
+static void t_match_ignore(void) {
+  setup("match_and_ignore_bits");
+  ptl_handle_md_t a = attach(0, ANY, 0xAB00, 0x00FF, test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL),
+                             PTL_RETAIN, PTL_RETAIN, NULL);
+  CHECK(put(0, 0xAB12, 8, 0, NULL) == mdo(a));
+  CHECK(put(0, 0xABFF, 8, 0, NULL) == mdo(a));
+  CHECK(put(0, 0xAC00, 8, 0, NULL) == NULL);
+  CHECK(put(0, 0x1AB00, 8, 0, NULL) == NULL); /* a bit outside the ignore mask */
+  CHECK(put(1, 0xAB00, 8, 0, NULL) == NULL);  /* another portal index */
+  ptl_sr_value_t v;
+  RC(PtlNIStatus(nih, PTL_SR_DROP_COUNT, &v), PTL_OK);
+  CHECK(v == 3);
+  RC(PtlNIStatus(nih, PTL_SR_DROP_LENGTH, &v), PTL_OK);
+  CHECK(v == 24);
+  teardown();
+}
+
+static void t_list_order_and_insert(void) {
+  setup("list_order_and_insert_positions");
+  ptl_handle_eq_t eq;
+  ptl_handle_me_t a, b, c, d, e;
+  RC(PtlEQAlloc(nih, 64, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  /* build C A D B E: A tail, B tail, C head, D before B, E after B */
+  RC(PtlMEAttach(nih, 2, ANY, 0, ~0ull, PTL_UNLINK, PTL_INS_AFTER, &a), PTL_OK);
+  RC(PtlMEAttach(nih, 2, ANY, 0, ~0ull, PTL_UNLINK, PTL_INS_AFTER, &b), PTL_OK);
+  RC(PtlMEAttach(nih, 2, ANY, 0, ~0ull, PTL_UNLINK, PTL_INS_BEFORE, &c), PTL_OK);
+  RC(PtlMEInsert(b, ANY, 0, ~0ull, PTL_UNLINK, PTL_INS_BEFORE, &d), PTL_OK);
+  RC(PtlMEInsert(b, ANY, 0, ~0ull, PTL_UNLINK, PTL_INS_AFTER, &e), PTL_OK);
+  ptl_handle_me_t order[5] = {c, a, d, b, e};
+  ptl_handle_md_t mds[5];
+  for (int i = 0; i < 5; i++) {
+    ptl_md_t m = test_md(buf[0], 64, 1, RW, eq, NULL);
+    m.user_ptr = (void *)(uintptr_t)(i + 1);
+    RC(PtlMDAttach(order[i], m, PTL_UNLINK, &mds[i]), PTL_OK);
+  }
+  /* every entry matches everything: first wins, then it is used up */
+  for (int i = 0; i < 5; i++) {
+    ptl_mdo_t *want = mdo(mds[i]); /* before the put unlinks it */
+    CHECK(put(2, (ptl_match_bits_t)i * 77, 4, 0, NULL) == want);
+  }
+  CHECK(put(2, 1, 4, 0, NULL) == NULL);
+  CHECK(ni->pt[2].head == NULL && ni->pt[2].len == 0); /* MEs went with their MDs */
+  /* events: per put START, END, UNLINK, with user_ptr telling the entry */
+  ptl_event_t ev;
+  for (int i = 0; i < 5; i++) {
+    RC(next_event(eq, &ev), PTL_OK);
+    CHECK(ev.type == PTL_EVENT_PUT_START && ev.md.user_ptr == (void *)(uintptr_t)(i + 1));
+    RC(next_event(eq, &ev), PTL_OK);
+    CHECK(ev.type == PTL_EVENT_PUT_END && ev.md_handle == mds[i] && ev.md.threshold == 0);
+    RC(next_event(eq, &ev), PTL_OK);
+    CHECK(ev.type == PTL_EVENT_UNLINK && ev.md_handle == mds[i]);
+  }
+  RC(next_event(eq, &ev), PTL_EQ_EMPTY);
+  /* the unlinked handles are stale now */
+  RC(PtlMDUnlink(mds[0]), PTL_MD_INVALID);
+  RC(PtlMEUnlink(c), PTL_ME_INVALID);
+  RC(PtlMEInsert(c, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, &a), PTL_ME_INVALID);
+  teardown();
+}
+
+static void t_locally_managed(void) {
+  setup("locally_managed_append_and_full_unlink");
+  ptl_handle_eq_t eq;
+  ptl_handle_me_t me1, me2;
+  RC(PtlEQAlloc(nih, 64, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  /* two request buffers (seed 000 ReqRB): 100 bytes, max_size 30 */
+  ptl_md_t m = test_md(buf[0], 100, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_MAX_SIZE, eq, NULL);
+  m.max_size = 30;
+  ptl_handle_md_t a = attach(3, ANY, 5, 0, m, PTL_UNLINK, PTL_UNLINK, &me1);
+  m.start = buf[1];
+  ptl_handle_md_t b = attach(3, ANY, 5, 0, m, PTL_UNLINK, PTL_UNLINK, &me2);
+  ptl_hit_t h;
+  ptl_size_t want[4] = {0, 20, 40, 60};
+  for (int i = 0; i < 4; i++) {
+    CHECK(put(3, 5, 20, 999 /* ignored */, &h) == mdo(a) || i == 3);
+    CHECK(h.offset == want[i] && h.mlength == 20);
+  }
+  /* after the 4th, 20 bytes remain < max_size: a was unlinked, b takes over */
+  CHECK(mdo(a) == NULL);
+  CHECK(put(3, 5, 20, 0, &h) == mdo(b) && h.offset == 0);
+  ptl_event_t ev;
+  int ends = 0, unlinks = 0;
+  while (next_event(eq, &ev) == PTL_OK) {
+    if (ev.type == PTL_EVENT_PUT_END) {
+      ends++;
+      CHECK(ev.offset == (ends <= 4 ? want[ends - 1] : 0));
+    }
+    if (ev.type == PTL_EVENT_UNLINK) {
+      unlinks++;
+      CHECK(ends == 4 && ev.md_handle == a); /* right after the 4th PUT_END */
+    }
+  }
+  CHECK(ends == 5 && unlinks == 1);
+  RC(PtlMEUnlink(me1), PTL_ME_INVALID); /* went with its MD */
+  RC(PtlMEUnlink(me2), PTL_OK);
+  teardown();
+}
+
+static void t_threshold(void) {
+  setup("threshold_and_auto_unlink");
+  ptl_handle_eq_t eq;
+  ptl_handle_me_t me;
+  RC(PtlEQAlloc(nih, 16, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  ptl_handle_md_t a = attach(4, ANY, 1, 0, test_md(buf[0], 64, 2, RW, eq, NULL), PTL_RETAIN, PTL_UNLINK, &me);
+  CHECK(put(4, 1, 8, 0, NULL) == mdo(a));
+  CHECK(mdo(a) && mdo(a)->d.threshold == 1);
+  ptl_mdo_t *want = mdo(a);
+  CHECK(deliver(PTL_OP_GET, 1, 4, 1, 8, 0, 0, NULL) == want); /* a Get uses one too */
+  CHECK(mdo(a) == NULL);
+  CHECK(put(4, 1, 8, 0, NULL) == NULL);
+  /* the ME was PTL_RETAIN: still there, without MD; a new MD can go on it */
+  ptl_handle_md_t b;
+  RC(PtlMDAttach(me, test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, eq, NULL), PTL_RETAIN, &b), PTL_OK);
+  RC(PtlMDAttach(me, test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, eq, NULL), PTL_RETAIN, &b), PTL_ME_IN_USE);
+  CHECK(put(4, 1, 8, 0, NULL) == mdo(b));
+  /* threshold 0 at attach: never matches */
+  ptl_handle_md_t c = attach(5, ANY, 1, 0, test_md(buf[0], 64, 0, RW, eq, NULL), PTL_RETAIN, PTL_RETAIN, NULL);
+  (void)c;
+  CHECK(put(5, 1, 8, 0, NULL) == NULL);
+  /* inactive but not PTL_UNLINK: stays, skipped */
+  ptl_handle_md_t d = attach(6, ANY, 1, 0, test_md(buf[0], 64, 1, RW, eq, NULL), PTL_RETAIN, PTL_RETAIN, NULL);
+  CHECK(put(6, 1, 8, 0, NULL) == mdo(d));
+  CHECK(mdo(d) && mdo(d)->inactive);
+  CHECK(put(6, 1, 8, 0, NULL) == NULL);
+  RC(PtlMDUnlink(d), PTL_OK);
+  teardown();
+}
+
+static void t_truncate_offsets_ops(void) {
+  setup("truncate_offsets_and_ops_allowed");
+  ptl_hit_t h;
+  ptl_handle_md_t t =
+      attach(7, ANY, 1, 0, test_md(buf[0], 10, PTL_MD_THRESH_INF, RW | PTL_MD_TRUNCATE, PTL_EQ_NONE, NULL), PTL_RETAIN,
+             PTL_RETAIN, NULL);
+  CHECK(put(7, 1, 10, 6, &h) == mdo(t) && h.offset == 6 && h.mlength == 4);
+  CHECK(put(7, 1, 10, 10, &h) == mdo(t) && h.mlength == 0);
+  CHECK(put(7, 1, 10, 11, &h) == NULL); /* offset past the MD: skipped even with TRUNCATE */
+  ptl_handle_md_t n =
+      attach(8, ANY, 1, 0, test_md(buf[0], 10, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, PTL_RETAIN, NULL);
+  CHECK(put(8, 1, 4, 6, &h) == mdo(n) && h.mlength == 4);
+  CHECK(put(8, 1, 5, 6, &h) == NULL);          /* does not fit, no TRUNCATE: skipped */
+  CHECK(put(8, 1, 1, UINT64_MAX, &h) == NULL); /* no wrap-around */
+  /* the walk goes on past an entry that does not fit or does not allow the op */
+  ptl_handle_md_t g = attach(
+      9, ANY, 1, 0, test_md(buf[0], 8, PTL_MD_THRESH_INF, PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE, PTL_EQ_NONE, NULL),
+      PTL_RETAIN, PTL_RETAIN, NULL);
+  ptl_handle_md_t s =
+      attach(9, ANY, 1, 0, test_md(buf[1], 4, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, PTL_RETAIN, NULL);
+  ptl_handle_md_t l =
+      attach(9, ANY, 1, 0, test_md(buf[2], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, PTL_RETAIN, NULL);
+  CHECK(put(9, 1, 4, 0, NULL) == mdo(s));
+  CHECK(put(9, 1, 8, 0, NULL) == mdo(l));
+  CHECK(deliver(PTL_OP_GET, 1, 9, 1, 8, 0, 0, NULL) == mdo(g));
+  CHECK(deliver(PTL_OP_GET, 1, 9, 1, 9, 0, 0, NULL) == mdo(l));
+  teardown();
+}
+
+static void t_source_filter(void) {
+  setup("source_filter");
+  ptl_process_id_t only3 = {3, PTL_PID_ANY}, pid7 = {PTL_NID_ANY, 7};
+  ptl_handle_md_t a = attach(10, only3, 1, 0, test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN,
+                             PTL_RETAIN, NULL);
+  ptl_handle_md_t b = attach(10, pid7, 1, 0, test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN,
+                             PTL_RETAIN, NULL);
+  (void)b;
+  CHECK(deliver(PTL_OP_PUT, 3, 10, 1, 8, 0, 0, NULL) == mdo(a));
+  CHECK(deliver(PTL_OP_PUT, 2, 10, 1, 8, 0, 0, NULL) == NULL); /* pid 0 != 7 */
+  ptl_sr_value_t v;
+  PtlNIStatus(nih, PTLX_SR_ME_TRAVERSED, &v);
+  CHECK(v == 1 + 2);
+  teardown();
+}
+
+static void t_events(void) {
+  setup("event_fields_and_switches");
+  ptl_handle_eq_t eq;
+  ptl_event_t ev;
+  ptl_hit_t h;
+  RC(PtlEQAlloc(nih, 16, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  ptl_md_t m = test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, eq, NULL);
+  m.user_ptr = &m;
+  ptl_handle_md_t a = attach(11, ANY, 0x77, 0, m, PTL_RETAIN, PTL_RETAIN, NULL);
+  CHECK(deliver(PTL_OP_PUT, 2, 11, 0x77, 16, 8, 0xfeedULL, &h) == mdo(a));
+  RC(next_event(eq, &ev), PTL_OK);
+  CHECK(ev.type == PTL_EVENT_PUT_START && ev.initiator.nid == 2 && ev.pt_index == 11 && ev.match_bits == 0x77);
+  ptl_seq_t start = ev.sequence;
+  RC(next_event(eq, &ev), PTL_OK);
+  CHECK(ev.type == PTL_EVENT_PUT_END && ev.rlength == 16 && ev.mlength == 16 && ev.offset == 8);
+  CHECK(ev.hdr_data == 0xfeed && ev.md.user_ptr == &m && ev.md_handle == a && ev.link == start);
+  CHECK(ev.ni_fail_type == PTL_NI_OK && ev.sequence == start + 1);
+  /* START off: END only; both off: nothing */
+  m.options |= PTL_MD_EVENT_START_DISABLE;
+  ptl_handle_md_t b = attach(12, ANY, 0, 0, m, PTL_RETAIN, PTL_RETAIN, NULL);
+  CHECK(put(12, 0, 4, 0, NULL) == mdo(b));
+  RC(next_event(eq, &ev), PTL_OK);
+  CHECK(ev.type == PTL_EVENT_PUT_END && ev.link == 0);
+  m.options |= PTL_MD_EVENT_END_DISABLE;
+  ptl_handle_md_t c = attach(13, ANY, 0, 0, m, PTL_RETAIN, PTL_RETAIN, NULL);
+  CHECK(put(13, 0, 4, 0, NULL) == mdo(c));
+  RC(next_event(eq, &ev), PTL_EQ_EMPTY);
+  RC(PtlEQFree(eq), PTL_OK);
+  RC(next_event(eq, &ev), PTL_EQ_INVALID);
+  CHECK(put(11, 0x77, 4, 0, NULL) == mdo(a)); /* MD of a freed EQ: events dropped, counted */
+  ptl_sr_value_t v;
+  PtlNIStatus(nih, PTLX_SR_EQ_DROPPED, &v);
+  CHECK(v == 2);
+  teardown();
+}
+
+static void t_eq_overflow(void) {
+  setup("eq_overflow_reports_dropped");
+  ptl_handle_eq_t eq;
+  ptl_event_t ev;
+  RC(PtlEQAlloc(nih, 4, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  ptl_handle_md_t a =
+      attach(14, ANY, 0, 0, test_md(buf[0], 64, PTL_MD_THRESH_INF, RW | PTL_MD_EVENT_START_DISABLE, eq, NULL),
+             PTL_RETAIN, PTL_RETAIN, NULL);
+  for (int i = 0; i < 6; i++) CHECK(put(14, 0, (ptl_size_t)i, 0, NULL) == mdo(a));
+  RC(next_event(eq, &ev), PTL_EQ_DROPPED); /* valid event, losses reported */
+  CHECK(ev.type == PTL_EVENT_PUT_END && ev.rlength == 0);
+  for (int i = 1; i < 4; i++) {
+    RC(next_event(eq, &ev), PTL_OK);
+    CHECK(ev.rlength == (ptl_size_t)i);
+  }
+  RC(next_event(eq, &ev), PTL_EQ_EMPTY);
+  ptl_sr_value_t v;
+  PtlNIStatus(nih, PTLX_SR_EQ_DROPPED, &v);
+  CHECK(v == 2);
+  /* room again: no more drops reported */
+  CHECK(put(14, 0, 9, 0, NULL) == mdo(a));
+  RC(next_event(eq, &ev), PTL_OK);
+  CHECK(ev.rlength == 9);
+  /* PtlEQPoll over several EQs: the one with an event */
+  ptl_handle_eq_t eqs[2];
+  int which = -1;
+  RC(PtlEQAlloc(nih, 2, PTL_EQ_HANDLER_NONE, &eqs[0]), PTL_OK);
+  eqs[1] = eq;
+  CHECK(put(14, 0, 3, 0, NULL) == mdo(a));
+  RC(PtlEQPoll(eqs, 2, 0, &ev, &which), PTL_OK);
+  CHECK(which == 1);
+  RC(PtlEQPoll(eqs, 2, 5, &ev, &which), PTL_EQ_EMPTY); /* 5 ms timeout */
+  RC(PtlEQPoll(eqs, 0, 0, &ev, &which), PTL_EQ_INVALID);
+  RC(PtlEQAlloc(nih, 0, PTL_EQ_HANDLER_NONE, &eqs[0]), PTL_OK);
+  CHECK(eqs[0] == PTL_EQ_NONE);
+  teardown();
+}
+
+static void t_handles_and_errors(void) {
+  setup("handles_and_error_codes");
+  ptl_handle_me_t me;
+  ptl_handle_md_t md, md2;
+  ptl_handle_eq_t eq;
+  RC(PtlEQAlloc(nih, 4, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  RC(PtlMEAttach(nih, PTLX_PT_INDEX_MAX + 1, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, &me), PTL_PT_INDEX_INVALID);
+  RC(PtlMEAttach(nih + 1, 0, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, &me), PTL_NI_INVALID);
+  RC(PtlMEAttach(nih, 0, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, NULL), PTL_SEGV);
+  RC(PtlMEAttach(nih, 0, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, &me), PTL_OK);
+  RC(PtlMDAttach(me, test_md(buf[0], 8, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_MD_ILLEGAL);
+  RC(PtlMDAttach(me, test_md(NULL, 8, 1, 0, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_MD_ILLEGAL);
+  RC(PtlMDAttach(me, test_md(buf[0], 8, 1, 0, eq + 1, NULL), PTL_RETAIN, &md), PTL_EQ_INVALID);
+  RC(PtlMDAttach(eq, test_md(buf[0], 8, 1, 0, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_ME_INVALID); /* wrong kind */
+  RC(PtlMDBind(nih, test_md(buf[0], 8, 1, 0, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_OK);
+  RC(PtlMDUnlink(md), PTL_OK);
+  RC(PtlMDUnlink(md), PTL_MD_INVALID);
+  RC(PtlMDBind(nih, test_md(buf[0], 8, 1, 0, PTL_EQ_NONE, NULL), PTL_RETAIN, &md2), PTL_OK);
+  CHECK(md2 != md); /* same slot, new generation */
+  RC(PtlMDUnlink(md), PTL_MD_INVALID);
+  mdo(md2)->pending = 1;
+  RC(PtlMDUnlink(md2), PTL_MD_IN_USE);
+  mdo(md2)->pending = 0;
+  RC(PtlMDUnlink(md2), PTL_OK);
+  RC(PtlMDUnlink(PTL_INVALID_HANDLE), PTL_MD_INVALID);
+  RC(PtlEQFree(eq), PTL_OK);
+  RC(PtlEQFree(eq), PTL_EQ_INVALID);
+  ptl_handle_ni_t h;
+  RC(PtlNIHandle(me, &h), PTL_OK);
+  CHECK(h == nih);
+  RC(PtlNIHandle(md2, &h), PTL_HANDLE_INVALID);
+  ptl_sr_value_t v;
+  RC(PtlNIStatus(nih, PTLX_SR_MAX, &v), PTL_SR_INDEX_INVALID);
+  CHECK(strcmp(PtlErrorStr(PTL_EQ_DROPPED), "PTL_EQ_DROPPED") == 0);
+  CHECK(strcmp(PtlEventKindStr(PTL_EVENT_ACK), "PTL_EVENT_ACK") == 0);
+  teardown();
+}
+
+static void t_post_and_attach_any(void) {
+  setup("post_memdpost_attach_any");
+  ptl_handle_me_t me, base, me2;
+  ptl_handle_md_t md, md2;
+  ptl_pt_index_t pt;
+  RC(PtlPost(nih, 20, ANY, 1, 0, PTL_UNLINK, PTL_INS_AFTER, test_md(buf[0], 8, 1, RW, PTL_EQ_NONE, NULL), PTL_UNLINK,
+             &base, &md),
+     PTL_OK);
+  RC(PtlMEMDPost(nih, base, ANY, 1, 0, PTL_UNLINK, PTL_INS_BEFORE, test_md(buf[1], 8, 1, RW, PTL_EQ_NONE, NULL),
+                 PTL_UNLINK, &me2, &md2, PTL_EQ_NONE),
+     PTL_OK);
+  ptl_mdo_t *first = mdo(md2), *second = mdo(md);
+  CHECK(put(20, 1, 8, 0, NULL) == first); /* inserted before base */
+  CHECK(put(20, 1, 8, 0, NULL) == second);
+  CHECK(ni->pt[20].len == 0);
+  RC(PtlPost(nih, 20, ANY, 1, 0, PTL_UNLINK, PTL_INS_AFTER, test_md(buf[0], 8, 1, RW, 12345, NULL), PTL_UNLINK, &me,
+             &md),
+     PTL_EQ_INVALID);
+  CHECK(ni->pt[20].len == 0); /* nothing half-made */
+  RC(PtlMEAttachAny(nih, &pt, ANY, 0, 0, PTL_RETAIN, &me), PTL_OK);
+  CHECK(pt == 0);
+  RC(PtlMEAttachAny(nih, &pt, ANY, 0, 0, PTL_RETAIN, &me), PTL_OK);
+  CHECK(pt == 1);
+  teardown();
+}
+
+static void t_publish_rule(void) {
+  setup("publish_rule_first_match");
+  ptl_handle_me_t x, y;
+  ptl_handle_eq_t eq;
+  ptl_md_t free_md = test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL);
+  RC(PtlEQAlloc(nih, 4, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  attach(30, ANY, 0x10, 0xFFF0 /* low 4 bits select, as GASNet's RAR */, free_md, PTL_RETAIN, PTL_RETAIN, &x);
+  ptl_meo_t *mx = ptl_pool_get(&ni->mes, x);
+  ptl_lock(ni);
+  CHECK(ptl_me_publishable(mx));
+  ptl_unlock(ni);
+  /* disjoint in a bit neither ignores: x stays publishable */
+  RC(PtlMEInsert(x, ANY, 0x11, 0xFFF0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
+  CHECK(ptl_me_publishable(mx));
+  RC(PtlMEUnlink(y), PTL_OK);
+  /* overlapping, even without an MD: x is shadowed */
+  RC(PtlMEInsert(x, ANY, 0x20, 0xFFF0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
+  CHECK(!ptl_me_publishable(mx));
+  RC(PtlMEUnlink(y), PTL_OK);
+  /* overlapping bits but another source only: disjoint */
+  ptl_process_id_t only2 = {2, PTL_PID_ANY}, only3 = {3, PTL_PID_ANY};
+  RC(PtlMEInsert(x, only2, 0x10, 0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
+  CHECK(!ptl_me_publishable(mx)); /* x accepts everyone, so nid 2's messages could go to y */
+  RC(PtlMEUnlink(y), PTL_OK);
+  /* ... but it overlaps an x restricted to another nid only if nids agree */
+  mx->match_id = only3;
+  RC(PtlMEInsert(x, only2, 0x10, 0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
+  CHECK(ptl_me_publishable(mx));
+  mx->match_id = ANY;
+  CHECK(!ptl_me_publishable(mx));
+  RC(PtlMEUnlink(y), PTL_OK);
+  /* an entry after x never shadows it */
+  RC(PtlMEInsert(x, ANY, 0, ~0ull, PTL_RETAIN, PTL_INS_AFTER, &y), PTL_OK);
+  CHECK(ptl_me_publishable(mx));
+  RC(PtlMEUnlink(y), PTL_OK);
+  /* eligibility: events, threshold, local management, unlink policy */
+  ptl_md_t m;
+  ptl_handle_me_t z;
+  ptl_handle_md_t zd;
+  struct {
+    ptl_md_t md;
+    ptl_unlink_t me_ul;
+    int ok;
+  } cases[] = {
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, 1},
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, eq, NULL), PTL_RETAIN, 0},
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW | PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE, eq, NULL),
+       PTL_RETAIN, 1},
+      {test_md(buf[0], 64, 5, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, 0},
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, PTL_MD_OP_PUT, PTL_EQ_NONE, NULL), PTL_RETAIN, 0},
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_UNLINK, 0},
+  };
+  for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    m = cases[i].md;
+    zd = attach(31 + i, ANY, 0, 0, m, cases[i].me_ul, PTL_RETAIN, &z);
+    CHECK(ptl_me_publishable(ptl_pool_get(&ni->mes, z)) == cases[i].ok);
+    RC(PtlMDUnlink(zd), PTL_OK);
+    ptl_meo_t *zm = ptl_pool_get(&ni->mes, z); /* gone with its MD if PTL_UNLINK */
+    CHECK(!zm || !ptl_me_publishable(zm));
+  }
+  teardown();
+}
+
+int main(void) {
+  t_match_ignore();
+  t_list_order_and_insert();
+  t_locally_managed();
+  t_threshold();
+  t_truncate_offsets_ops();
+  t_source_filter();
+  t_events();
+  t_eq_overflow();
+  t_handles_and_errors();
+  t_post_and_attach_any();
+  t_publish_rule();
+  printf("%s\n", failures ? "ptl_unit: FAILED" : "ptl_unit: all passed");
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# run-ptl-tests.sh -- ptl's tests: the unit tests of the matching engine,
+# then the conformance suite in host and offload mode at 2, 3 and 4
+# processes, each under a hard timeout.  One line per case:
+#     PASS ptl unit
+#     PASS ptl np=3 mode=offload conformance
+#     FAIL ptl np=2 mode=host conformance (timeout after 60 s)
+# and, after a FAIL, the output of the failed job.  Exit status 1 if any
+# case failed, 0 otherwise.  (The suite runner that calls this prints the
+# totals.)
+#
+# Environment (all optional):
+#   MPIRUN        launcher (default: mpirun from PATH)
+#   BUILDDIR      ext-portals/ptl's build directory (binaries in tests/), or
+#   PTL_BINDIR    the directory holding ptl_unit and ptl_conf
+#                 (default: this script's directory)
+#   NPS           process counts (default: 2 3 4)
+#   MODES         modes (default: host offload mixed; mixed = even ranks
+#                 host, odd ranks offload)
+#   PTL_TIMEOUT   seconds per job (default: 60)
+#   MPIRUN_FLAGS  extra launcher flags
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+MPIRUN=${MPIRUN:-mpirun}
+if [ -n "${BUILDDIR:-}" ]; then bindir=$BUILDDIR/tests
+elif [ -n "${PTL_BINDIR:-}" ]; then bindir=$PTL_BINDIR
+else bindir=$here; fi
+NPS=${NPS:-2 3 4}
+MODES=${MODES:-host offload mixed}
+PTL_TIMEOUT=${PTL_TIMEOUT:-60}
+
+if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+export UCX_WARN_UNUSED_ENV_VARS=n
+
+flags=()
+ompi=
+if "$MPIRUN" --version 2>&1 | grep -qi 'open mpi\|openrte'; then
+  # 4 processes on 2 cores: oversubscribe, and let ranks move between cores
+  flags=(--oversubscribe --bind-to none)
+  ompi=1
+fi
+# shellcheck disable=SC2206
+flags+=(${MPIRUN_FLAGS:-})
+
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# report NAME STATUS: one line; the log after a failure
+report() {
+  local name=$1 rc=$2 why
+  if [ "$rc" = 0 ]; then echo "PASS ptl $name"; return; fi
+  case $rc in
+    124|137) why="timeout after $PTL_TIMEOUT s" ;;
+    *) why="exit status $rc$(grep -m1 '^FAIL' "$log" | sed 's/^/: /')" ;;
+  esac
+  echo "FAIL ptl $name ($why)"
+  sed 's/^/    /' "$log" | tail -n 40
+  failed=1
+}
+
+for prog in ptl_unit ptl_conf; do
+  if [ ! -x "$bindir/$prog" ]; then
+    echo "FAIL ptl setup ($bindir/$prog is missing: build with 'make check')"
+    exit 1
+  fi
+done
+
+timeout -k 5 "$PTL_TIMEOUT" "$bindir/ptl_unit" >"$log" 2>&1
+report unit $?
+
+# conf NP MODE NAME [VAR=value]: one conformance job
+conf() {
+  local np=$1 mode=$2 name=$3 rc xflag=()
+  shift 3
+  if [ -n "$ompi" ] && [ $# -gt 0 ]; then xflag=(-x "${1%%=*}"); fi # Open MPI passes only what it is told
+  env "$@" timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" "${xflag[@]}" -np "$np" \
+    "$bindir/ptl_conf" "$mode" >"$log" 2>&1
+  rc=$?
+  # a clean exit must also have said so
+  if [ "$rc" = 0 ] && ! grep -q '^ptl_conf: .* subtests passed' "$log"; then rc=99; fi
+  report "$name" "$rc"
+}
+
+for mode in $MODES; do
+  for np in $NPS; do conf "$np" "$mode" "np=$np mode=$mode conformance"; done
+done
+# offload mode with publishing off: everything matched by the progress thread
+if [[ " $MODES " == *" offload "* ]]; then
+  conf 3 offload "np=3 mode=offload PTL_PUBLISH=0 conformance" PTL_PUBLISH=0
+fi
+exit "$failed"
