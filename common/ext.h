@@ -76,6 +76,7 @@ typedef struct stp_ext_ops {
 
 extern const stp_ext_ops_t stp_ext_ref_ops;
 extern const stp_ext_ops_t stp_ext_ucx_ops;
+extern const stp_ext_ops_t stp_ext_portals_ops;
 
 /* ext-ref's memset as one AM; its handlers are registered in every stage,
  * so any backend without a native remote memset uses this. */

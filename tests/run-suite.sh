@@ -18,7 +18,13 @@
 #               ucx stage once with UCX's default transports and once with
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
-#   TESTS       any of: conformance badinput exittest (default: all three)
+#   TESTS       any of: unit ptl conformance badinput exittest (default: all).
+#               unit: the pure-module unit tests (UNIT_TESTS, no MPI), once;
+#               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
+#               when a stage built on ptl is in STAGES
+#   UNIT_TESTS  unit test binaries in BINDIR (default: unit_portals_bits)
+#   PTL_RUNNER  ptl's runner script (its PASS/FAIL lines are counted here),
+#   PTL_BUILDDIR  and ptl's build directory
 #   NPS         process counts for conformance (default: 2 3 4)
 #   EXIT_NPS    process counts for exittest (default: NPS)
 #   CONF_ARGS   conformance subtests to run (default: all)
@@ -36,7 +42,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-conformance badinput exittest}
+TESTS=${TESTS:-unit ptl conformance badinput exittest}
+UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits}
+PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
 EXIT_NPS=${EXIT_NPS:-$NPS}
 CONF_ARGS=${CONF_ARGS:-}
@@ -253,12 +261,46 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
   exit 1
 fi
 for t in $TESTS; do
+  case $t in unit | ptl) continue ;; esac
   if [ ! -x "$BINDIR/$t" ]; then
     echo "FAIL: $BINDIR/$t not built"
     echo "0 passed, 1 failed"
     exit 1
   fi
 done
+
+# ---------------------------------------------------------------- once per suite
+stage=unit tag=unit logtag=unit
+stage_t0=$(date +%s.%N)
+variant_flags=()
+if [[ " $TESTS " == *" unit "* ]]; then
+  mkdir -p "$LOGDIR/unit"
+  for u in $UNIT_TESTS; do
+    log="$LOGDIR/unit/$u.log"
+    t0=$(date +%s.%N)
+    timeout -k 5 60 "$BINDIR/$u" >"$log" 2>&1 </dev/null
+    RC=$?
+    ELAPSED=$(fsub "$t0" "$(date +%s.%N)")
+    if [ "$RC" = 0 ] && grep -q "^ok $u" "$log"; then
+      echo "PASS unit $u [${ELAPSED}s]"
+      npass=$((npass + 1))
+    else
+      echo "FAIL unit $u (exit status $RC) [${ELAPSED}s]"
+      tail -n 20 "$log" | sed 's/^/    | /'
+      nfail=$((nfail + 1))
+    fi
+  done
+fi
+if [[ " $TESTS " == *" ptl "* ]] && [[ " $STAGES " == *" hybrid "* ]] && [ -n "$PTL_RUNNER" ]; then
+  mkdir -p "$LOGDIR/ptl"
+  while IFS= read -r line; do
+    echo "$line"
+    case $line in
+      "PASS ptl"*) npass=$((npass + 1)) ;;
+      "FAIL ptl"*) nfail=$((nfail + 1)) ;;
+    esac
+  done < <(MPIRUN="$MPIRUN" BUILDDIR="${PTL_BUILDDIR:-}" bash "$PTL_RUNNER" 2>&1)
+fi
 
 # variants_of STAGE: lines "label tests [VAR=value ...]" (default: one, all tests)
 variants_of() {
@@ -303,6 +345,7 @@ for stage in $STAGES; do
           for m in $(selected_modes exittest); do run_exittest "$m" "$np"; done
         done
         ;;
+      unit | ptl) ;; # once per suite, above
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
         nfail=$((nfail + 1))

@@ -1,0 +1,58 @@
+/*
+ * portals_bits.h -- the match bits of ext-portals (seed 000 sections 3.1-3.2).
+ *
+ * Every Portals operation GASNet issues carries 64 match bits.  The target's
+ * MEs ignore all but the low 4, which select the ME (RAR, RARAM, ...); the
+ * rest travel back untouched in the initiator's events (SEND_END, ACK,
+ * REPLY_END), so each event names its GASNet operation without a search:
+ *
+ *    63            32 31          16 15       8 7       4 3       0
+ *   +----------------+--------------+----------+---------+---------+
+ *   | upper word     | handle slot  | thread id| op type | ME sel. |
+ *   +----------------+--------------+----------+---------+---------+
+ *
+ *   ME selector  which target ME (Table 1: RAR 0x0, RARAM 0x1, RARSRC 0x2,
+ *                ReqRB/CB 0x3, ReqSB 0x4, SYS 0x5)
+ *   op type      non-bulk put, bulk put, get (more for later stages)
+ *   thread id    the initiating client thread (0 under GASNET_SEQ)
+ *   handle slot  the operation's entry in the initiator's slot table
+ *   upper word   the AM reply offset or the firehose region of later stages
+ *                (0 in stage 1)
+ *
+ * Pure and header-only: unit-tested by tests/unit_portals_bits.c.
+ */
+#ifndef STP_PORTALS_BITS_H
+#define STP_PORTALS_BITS_H
+
+#include <stdint.h>
+
+enum {
+  STP_PSEL_RAR = 0x0,
+  STP_PSEL_RARAM = 0x1,
+  STP_PSEL_RARSRC = 0x2,
+  STP_PSEL_REQRB = 0x3,
+  STP_PSEL_REQSB = 0x4,
+  STP_PSEL_SYS = 0x5,
+};
+
+enum { STP_POP_PUT = 1, STP_POP_PUT_BULK = 2, STP_POP_GET = 3 };
+
+#define STP_PBITS_SEL_MASK 0xfull          /* what target MEs match on */
+#define STP_PBITS_IGNORE (~STP_PBITS_SEL_MASK) /* every target ME's ignore bits */
+#define STP_PBITS_MAX_OP 0xfu
+#define STP_PBITS_MAX_TID 0xffu
+#define STP_PBITS_MAX_SLOT 0xffffu
+
+static inline uint64_t stp_pbits(unsigned sel, unsigned op, unsigned tid, unsigned slot, uint32_t upper) {
+  return ((uint64_t)upper << 32) | ((uint64_t)(slot & STP_PBITS_MAX_SLOT) << 16) |
+         ((uint64_t)(tid & STP_PBITS_MAX_TID) << 8) | ((uint64_t)(op & STP_PBITS_MAX_OP) << 4) |
+         (uint64_t)(sel & STP_PBITS_SEL_MASK);
+}
+
+static inline unsigned stp_pbits_sel(uint64_t b) { return (unsigned)(b & STP_PBITS_SEL_MASK); }
+static inline unsigned stp_pbits_op(uint64_t b) { return (unsigned)(b >> 4) & STP_PBITS_MAX_OP; }
+static inline unsigned stp_pbits_tid(uint64_t b) { return (unsigned)(b >> 8) & STP_PBITS_MAX_TID; }
+static inline unsigned stp_pbits_slot(uint64_t b) { return (unsigned)(b >> 16) & STP_PBITS_MAX_SLOT; }
+static inline uint32_t stp_pbits_upper(uint64_t b) { return (uint32_t)(b >> 32); }
+
+#endif /* STP_PORTALS_BITS_H */
