@@ -108,6 +108,13 @@ void stp_op_free(stp_op_t *op) {
 
 void stp_op_wait(stp_op_t *op, int which) {
   unsigned spins = 0;
+  if (stp_op_test(op, which)) return;
+  /* the backend owns the op: its own progress first (an RMA backend's
+   * completion events are often already there), then the full poll */
+  if (stp.ext->poll) {
+    stp.ext->poll();
+    if (stp_op_test(op, which)) return;
+  }
   while (!stp_op_test(op, which)) stp_wait_step(&spins);
 }
 

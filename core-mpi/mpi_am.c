@@ -13,9 +13,10 @@
  * wildcards, and MPI matches a message to the earliest posted receive that
  * fits, so a ring's receives are filled in posting order: a poll only needs
  * to test the head of each ring -- one MPI_Testsome over two requests,
- * however deep the rings are -- then drains the ring while its next head is
- * complete, re-posting each receive at the tail.  Replies are served before
- * requests.  A Medium handler reads its payload in place; a Long payload is
+ * however deep the rings are -- and handles what arrived there.  The handled
+ * receive is re-posted at the tail at the start of the next poll, so no MPI
+ * call stands between a handler and the caller waiting for it.  Replies are
+ * served before requests.  A Medium handler reads its payload in place; a Long payload is
  * copied to its destination before the handler runs.
  *
  * Sending: the message is packed into a pooled send buffer and MPI_Isend
@@ -42,7 +43,6 @@
 #define KIND_CREDIT 3
 
 #define MAX_PAYLOAD 65536
-#define DRAIN_MAX 16  /* messages handled per ring per poll */
 #define REAP_AT 32    /* reap finished sends once this many are in flight */
 #define HDR_BYTES 8
 #define MAX_MSG (HDR_BYTES + 8 + 16 * 4 + 8 + MAX_PAYLOAD)
@@ -67,6 +67,7 @@ typedef struct {
   MPI_Request *req;
   char **buf;
   int n, head, is_request;
+  int unposted; /* handled receives before head, to re-post */
 } rring_t;
 
 static struct {
@@ -236,30 +237,35 @@ static void handle_msg(char *p, int is_request, const MPI_Status *st) {
   if (tok.is_request && !tok.replied && ++m.owed[src] >= m.thresh) send_credits(src);
 }
 
-/* Handle the completed head of a ring, then its successors while they are
- * complete (at most DRAIN_MAX). */
-static int drain(rring_t *r, const MPI_Status *first) {
-  MPI_Status st = *first;
-  int handled = 0, done = 1;
-  while (done) {
-    int k = r->head;
-    r->head = k + 1 == r->n ? 0 : k + 1;
-    handle_msg(r->buf[k], r->is_request, &st);
-    MPI_Start(&r->req[k]);
-    if (++handled == DRAIN_MAX) break;
-    MPI_Test(&r->req[r->head], &done, &st);
+/* Re-post the receives handled since the last poll, oldest first (the ring
+ * keeps its posting order). */
+static void repost(rring_t *r) {
+  for (; r->unposted; r->unposted--) {
+    int k = r->head - r->unposted;
+    MPI_Start(&r->req[k < 0 ? k + r->n : k]);
   }
-  return handled;
+}
+
+/* Handle the completed head of a ring. */
+static void take(rring_t *r, const MPI_Status *st) {
+  int k = r->head;
+  r->head = k + 1 == r->n ? 0 : k + 1;
+  r->unposted++;
+  handle_msg(r->buf[k], r->is_request, st);
 }
 
 static int mpi_poll(void) {
-  MPI_Request heads[2] = {m.rep.req[m.rep.head], m.req.req[m.req.head]};
+  MPI_Request heads[2];
   MPI_Status st[2];
-  int idx[2], n = 0, handled = 0;
+  int idx[2], n = 0;
+  if (m.rep.unposted) repost(&m.rep);
+  if (m.req.unposted) repost(&m.req);
+  heads[0] = m.rep.req[m.rep.head];
+  heads[1] = m.req.req[m.req.head];
   MPI_Testsome(2, heads, &n, idx, st);
-  if (n == MPI_UNDEFINED || n == 0) return 0;
-  for (int i = 0; i < n; i++) handled += drain(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
-  return handled;
+  if (n == MPI_UNDEFINED) return 0;
+  for (int i = 0; i < n; i++) take(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
+  return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -287,6 +293,7 @@ static void ring_open(rring_t *r, int n, int tag, int is_request) {
   if (n < 1 || n > 4096) stp_fatal("STAGEPORT_MPI_RECV_%s=%d: use 1..4096 pre-posted receives", is_request ? "REQUEST" : "REPLY", n);
   r->n = n;
   r->head = 0;
+  r->unposted = 0;
   r->is_request = is_request;
   r->req = malloc((size_t)n * sizeof(*r->req));
   r->buf = malloc((size_t)n * sizeof(*r->buf));
@@ -299,6 +306,7 @@ static void ring_open(rring_t *r, int n, int tag, int is_request) {
 }
 
 static void ring_close(rring_t *r) {
+  repost(r); /* every receive active again: each is cancelled the same way */
   for (int i = 0; i < r->n; i++) {
     MPI_Cancel(&r->req[i]);
     MPI_Wait(&r->req[i], MPI_STATUS_IGNORE);
