@@ -58,7 +58,7 @@ static const char *const cat_name[] = {"Short", "Medium", "Long"};
 
 void stp_am_run(stp_token_t *token, gasnet_handler_t handler, int cat, const gasnet_handlerarg_t *a, int nargs,
                 void *buf, size_t nbytes) {
-  gasnet_handlerfn_t fn = stp.handler[handler];
+  stp_handlerfn_t fn = stp.handler[handler];
   T tok = (T)token;
   if (STP_UNLIKELY(!fn))
     stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u",

@@ -59,7 +59,7 @@ static void barrier_handler(gasnet_token_t token, gasnet_handlerarg_t phase_roun
   s->v.id = id;
 }
 
-const stp_handler_reg_t stp_barrier_handlers[] = {{STP_H_BARRIER, (gasnet_handlerfn_t)barrier_handler}};
+const stp_handler_reg_t stp_barrier_handlers[] = {{STP_H_BARRIER, (stp_handlerfn_t)barrier_handler}};
 const int stp_barrier_nhandlers = 1;
 
 static void send_round(int r) {

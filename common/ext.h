@@ -44,7 +44,7 @@ typedef struct stp_op stp_op_t;
 /* An internal AM handler a module registers in the reserved range 1..127. */
 typedef struct stp_handler_reg {
   gasnet_handler_t index;
-  gasnet_handlerfn_t fn;
+  stp_handlerfn_t fn;
 } stp_handler_reg_t;
 
 typedef struct stp_ext_ops {

@@ -19,7 +19,7 @@ const stp_stage_t stp_stages[] = {
     {"ucx", &stp_core_mpi_ops, &stp_ext_ucx_ops, "UCX's own (copies or registers)",
      "MPI Core + Put/Get as UCX one-sided RMA into a UCX-allocated segment"},
     {"hybrid", &stp_core_mpi_ops, &stp_ext_portals_ops, "bounce buffers + TMPMD",
-     "seed 000 stage 1: MPI Core + Put/Get over the ptl Portals emulation (STAGEPORT_PTL_MODE=host|offload)"},
+     "seed 000 stage 1: MPI Core + Put/Get over the ptl Portals emulation (STAGEPORT_PTL_MODE=offload|host)"},
 #endif
 };
 const int stp_nstages = (int)(sizeof(stp_stages) / sizeof(stp_stages[0]));

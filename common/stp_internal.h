@@ -104,7 +104,7 @@ struct stp_globals {
   uintptr_t max_local_seg, max_global_seg;
 
   /* AM */
-  gasnet_handlerfn_t handler[256];
+  stp_handlerfn_t handler[256];
   int in_handler;   /* >0 while a handler runs */
   int in_am_send;   /* >0 while the API layer is inside core->request */
 

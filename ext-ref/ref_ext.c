@@ -59,11 +59,11 @@ static void memset_handler(gasnet_token_t token, gasnet_handlerarg_t dst_lo, gas
 }
 
 static const stp_handler_reg_t ref_handlers[] = {
-    {STP_H_REF_PUT, (gasnet_handlerfn_t)put_handler},
-    {STP_H_REF_PUT_ACK, (gasnet_handlerfn_t)put_ack_handler},
-    {STP_H_REF_GET, (gasnet_handlerfn_t)get_handler},
-    {STP_H_REF_GET_REPLY, (gasnet_handlerfn_t)get_reply_handler},
-    {STP_H_REF_MEMSET, (gasnet_handlerfn_t)memset_handler},
+    {STP_H_REF_PUT, (stp_handlerfn_t)put_handler},
+    {STP_H_REF_PUT_ACK, (stp_handlerfn_t)put_ack_handler},
+    {STP_H_REF_GET, (stp_handlerfn_t)get_handler},
+    {STP_H_REF_GET_REPLY, (stp_handlerfn_t)get_reply_handler},
+    {STP_H_REF_MEMSET, (stp_handlerfn_t)memset_handler},
 };
 
 /* initiation --------------------------------------------------------- */

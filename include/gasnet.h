@@ -68,19 +68,20 @@ typedef struct stp_op *gasnet_handle_t;
 /* Value-get handles are a different type and cannot be mixed with the above. */
 typedef struct stp_valget *gasnet_valget_handle_t;
 
-/* Unprototyped on purpose, as in GASNet-1: a handler of any AM prototype can
- * be stored without a cast. */
+/* The handler table's function type (stageport's name; GASNet-1 spells it
+ * out as void (*)()).  Unprototyped on purpose, as in GASNet-1: a handler of
+ * any AM prototype can be stored without a cast. */
 #if defined(__GNUC__) && !defined(__cplusplus)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstrict-prototypes"
 #endif
-typedef void (*gasnet_handlerfn_t)();
+typedef void (*stp_handlerfn_t)();
 #if defined(__GNUC__) && !defined(__cplusplus)
 #pragma GCC diagnostic pop
 #endif
 typedef struct {
   gasnet_handler_t index; /* 0 = "don't care": assigned at attach, written back */
-  gasnet_handlerfn_t fnptr;
+  stp_handlerfn_t fnptr;
 } gasnet_handlerentry_t;
 
 typedef struct {
