@@ -209,6 +209,23 @@ run_badinput() { # mode
   fi
 }
 
+# A UCX stage whose transports reach no peer (UCX_TLS=self) must fail at
+# attach with a message naming the UCX status and what was being done.
+run_ucx_unreachable() {
+  local np=2 name="badinput:ucx_tls_unreachable" log="$LOGDIR/$logtag/np2-badinput-ucx-unreachable.log"
+  UCX_TLS=self run_job "$BAD_TIMEOUT" "$log" "$np" -x UCX_TLS "$BINDIR/conformance"
+  skipped "$np" "$log" "$name" && return
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${BAD_TIMEOUT}s: the job hung instead of failing" "$log"
+  elif [ "$RC" = 0 ]; then
+    fail "$name" "$np" "exit status 0 with UCX_TLS=self: no error reported" "$log"
+  elif ! grep -q "stageport: ucx (.*): creating the endpoint to rank [0-9]*: Destination is unreachable \[UCX_TLS=self\]" "$log"; then
+    fail "$name" "$np" "exit status $RC, but no 'stageport: ucx ... Destination is unreachable [UCX_TLS=self]' line" "$log"
+  else
+    pass "$name" "$np"
+  fi
+}
+
 # ---------------------------------------------------------------- exittest
 run_exittest() { # mode np
   local mode=$1 np=$2 name="exittest:$1" log="$LOGDIR/$logtag/np$2-exittest-$1.log"
@@ -339,6 +356,7 @@ for stage in $STAGES; do
         ;;
       badinput)
         for m in $(selected_modes badinput); do run_badinput "$m"; done
+        case $stage in ucx | hybrid) [ -z "$MODES" ] && run_ucx_unreachable ;; esac
         ;;
       exittest)
         for np in $EXIT_NPS; do
