@@ -70,13 +70,15 @@ static int eq_take_rare(ptl_eqo_t *eq, ptl_event_t *ev) {
 
 /* The consumer: next event or PTL_EQ_EMPTY. */
 static inline __attribute__((always_inline)) int eq_take(ptl_eqo_t *eq, ptl_event_t *ev) {
+  uint64_t head;
+  int rare;
   ptl_eq_catch_up(eq);
-  if (eq->own_head == eq->own_tail) return PTL_EQ_EMPTY;
-  *ev = eq->own[eq->own_head++ & eq->mask];
-  if (PTL_LIKELY(!eq->own_dropped && !eq->handler &&
-                 (!eq->nic || !atomic_load_explicit(&eq->nic_dropped, memory_order_relaxed))))
-    return PTL_OK;
-  return eq_take_rare(eq, ev);
+  if ((head = eq->own_head) == eq->own_tail) return PTL_EQ_EMPTY;
+  /* read before the copy, which could alias the EQ */
+  rare = eq->own_dropped || eq->handler || (eq->nic && atomic_load_explicit(&eq->nic_dropped, memory_order_relaxed));
+  eq->own_head = head + 1;
+  *ev = eq->own[head & eq->mask];
+  return PTL_LIKELY(!rare) ? PTL_OK : eq_take_rare(eq, ev);
 }
 
 static void eq_rings_free(ptl_eqo_t *eq) {
@@ -134,6 +136,10 @@ int PtlEQFree(ptl_handle_eq_t eq_handle) {
   if (!ni) return PTL_EQ_INVALID;
   ptl_lock(ni);
   if ((eq = ptl_pool_get(&ni->eqs, eq_handle))) {
+    if (ni->eq_hot == eq) {
+      ni->eq_hot = NULL;
+      ni->eq_hot_h = 0;
+    }
     eq_rings_free(eq);
     ptl_pool_free(&ni->eqs, eq);
   }
@@ -201,12 +207,18 @@ out:
   return rc;
 }
 
-/* The common case first: one EQ with an event waiting. */
+/* The common case first: one EQ with an event waiting (the EQ looked up
+ * last needs no validation: it stays valid until PtlEQFree forgets it). */
 static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, ptl_event_t *event) {
   ptl_ni_t *ni = ptl_the_ni;
   ptl_eqo_t *eq;
-  if (PTL_LIKELY(ni && event && (eq = ptl_pool_get(&ni->eqs, eqh)))) return eq_take(eq, event);
-  return PTL_EQ_EMPTY;
+  if (PTL_UNLIKELY(!ni || !event)) return PTL_EQ_EMPTY;
+  if (PTL_UNLIKELY(eqh != ni->eq_hot_h || !(eq = ni->eq_hot))) {
+    if (!(eq = ptl_pool_get(&ni->eqs, eqh))) return PTL_EQ_EMPTY;
+    ni->eq_hot_h = eqh;
+    ni->eq_hot = eq;
+  }
+  return eq_take(eq, event);
 }
 
 int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event) {

@@ -205,6 +205,9 @@ struct ptl_ni {
   _Atomic uint64_t pub_dirty;        /* bit pt: the rx side changed that list (re-publish, app side) */
   _Atomic uint64_t posted;           /* events posted by the rx side (when hooks->wake) */
   _Atomic int sleepers;              /* the client thread is (about to be) blocked */
+  /* the EQ last taken from and its handle (client thread; PtlEQFree forgets it) */
+  ptl_handle_eq_t eq_hot_h;
+  struct ptl_eqo *eq_hot;
   const ptl_hooks_t *hooks;
   void *x; /* the transport's state */
 };
@@ -256,19 +259,66 @@ static inline __attribute__((always_inline)) void ptl_eq_catch_up(ptl_eqo_t *eq)
   if (eq->nic && atomic_load_explicit(&eq->nic_avail, memory_order_acquire) != eq->nic_head) ptl_eq_drain(eq);
 }
 
-/* Fill an event. */
-static inline __attribute__((always_inline)) void ptl_ev_fill(ptl_event_t *ev, ptl_event_kind_t type,
-                                                              const ptl_evinfo_t *in, ptl_handle_md_t mdh,
-                                                              const ptl_mdo_t *md, ptl_seq_t seq, ptl_seq_t link) {
+/* Fill an event.  The event is written as nine 16-byte stores, the same
+ * pieces eq_take's struct copy reads back a moment later: reading a piece
+ * that several narrower stores still in flight wrote stalls the load
+ * (failed store-to-load forwarding), and the client's own events are
+ * taken right after they are posted.  The MD snapshot is md->d as it lies
+ * in memory (ptl_md_t is laid out as it is inside ptl_event_t). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PTL_EV_CHUNKS 1
+typedef uint64_t ptl_v2_t __attribute__((vector_size(16)));
+_Static_assert(sizeof(ptl_event_t) == 144 && offsetof(ptl_event_t, initiator) == 4 &&
+                   offsetof(ptl_event_t, uid) == 12 && offsetof(ptl_event_t, jid) == 16 &&
+                   offsetof(ptl_event_t, pt_index) == 20 && offsetof(ptl_event_t, match_bits) == 24 &&
+                   offsetof(ptl_event_t, rlength) == 32 && offsetof(ptl_event_t, mlength) == 40 &&
+                   offsetof(ptl_event_t, offset) == 48 && offsetof(ptl_event_t, md_handle) == 56 &&
+                   offsetof(ptl_event_t, md) == 64 && offsetof(ptl_event_t, hdr_data) == 120 &&
+                   offsetof(ptl_event_t, link) == 128 && offsetof(ptl_event_t, ni_fail_type) == 132 &&
+                   offsetof(ptl_event_t, sequence) == 136,
+               "ptl_event_t layout (ptl_ev_fill)");
+_Static_assert(sizeof(ptl_md_t) == 56 && offsetof(ptl_md_t, threshold) == 16 && offsetof(ptl_md_t, options) == 32 &&
+                   offsetof(ptl_md_t, eq_handle) == 48,
+               "ptl_md_t layout (ptl_ev_fill)");
+static inline __attribute__((always_inline)) void ptl_v2_put(void *dst, uint64_t lo, uint64_t hi) {
+  ptl_v2_t v = {lo, hi};
+  __builtin_memcpy(dst, &v, 16);
+}
+#endif
+
+/* The event from its values (no struct in between: on the hot paths they
+ * stay in registers). */
+static inline __attribute__((always_inline)) void
+ptl_ev_put(ptl_event_t *ev, ptl_event_kind_t type, ptl_process_id_t initiator, ptl_pt_index_t pt, ptl_match_bits_t bits,
+           ptl_size_t rlength, ptl_size_t mlength, ptl_size_t offset, ptl_handle_md_t mdh, const ptl_mdo_t *md,
+           ptl_hdr_data_t hdr, ptl_seq_t link, ptl_ni_fail_t fail, ptl_seq_t seq) {
+#ifdef PTL_EV_CHUNKS
+  char *p = (char *)ev;
+  const char *d = (const char *)&md->d;
+  ptl_v2_t m0, m1, m2;
+  uint64_t eqh = md->d.eq_handle; /* every load before the first store: the stores may alias */
+  __builtin_memcpy(&m0, d, 16);
+  __builtin_memcpy(&m1, d + 16, 16);
+  __builtin_memcpy(&m2, d + 32, 16);
+  ptl_v2_put(p, (uint32_t)type | (uint64_t)initiator.nid << 32, initiator.pid); /* uid 0 */
+  ptl_v2_put(p + 16, (uint64_t)pt << 32, bits);                                  /* jid 0 */
+  ptl_v2_put(p + 32, rlength, mlength);
+  ptl_v2_put(p + 48, offset, mdh);
+  __builtin_memcpy(p + 64, &m0, 16);
+  __builtin_memcpy(p + 80, &m1, 16);
+  __builtin_memcpy(p + 96, &m2, 16);
+  ptl_v2_put(p + 112, eqh, hdr);
+  ptl_v2_put(p + 128, link | (uint64_t)fail << 32, seq);
+#else
   ev->type = type;
-  ev->initiator = in->initiator;
+  ev->initiator = initiator;
   ev->uid = 0;
   ev->jid = 0;
-  ev->pt_index = in->pt;
-  ev->match_bits = in->bits;
-  ev->rlength = in->rlength;
-  ev->mlength = in->mlength;
-  ev->offset = in->offset;
+  ev->pt_index = pt;
+  ev->match_bits = bits;
+  ev->rlength = rlength;
+  ev->mlength = mlength;
+  ev->offset = offset;
   ev->md_handle = mdh;
   /* field by field: a struct copy here becomes `rep movs`, slow to start */
   ev->md.start = md->d.start;
@@ -278,10 +328,18 @@ static inline __attribute__((always_inline)) void ptl_ev_fill(ptl_event_t *ev, p
   ev->md.options = md->d.options;
   ev->md.user_ptr = md->d.user_ptr;
   ev->md.eq_handle = md->d.eq_handle;
-  ev->hdr_data = in->hdr;
+  ev->hdr_data = hdr;
   ev->link = link;
-  ev->ni_fail_type = in->fail;
+  ev->ni_fail_type = fail;
   ev->sequence = seq;
+#endif
+}
+
+static inline __attribute__((always_inline)) void ptl_ev_fill(ptl_event_t *ev, ptl_event_kind_t type,
+                                                              const ptl_evinfo_t *in, ptl_handle_md_t mdh,
+                                                              const ptl_mdo_t *md, ptl_seq_t seq, ptl_seq_t link) {
+  ptl_ev_put(ev, type, in->initiator, in->pt, in->bits, in->rlength, in->mlength, in->offset, mdh, md, in->hdr, link,
+             in->fail, seq);
 }
 
 #define PTL_START_KINDS                                                                                                \

@@ -123,6 +123,11 @@ int PtlNIStatus(ptl_handle_ni_t ni_handle, ptl_sr_index_t idx, ptl_sr_value_t *s
   if (!status) return PTL_SEGV;
   if (idx >= PTLX_SR_MAX) return PTL_SR_INDEX_INVALID;
   *status = PTL_RD(ni->sr[PTL_SIDE_APP][idx]) + PTL_RD(ni->sr[PTL_SIDE_RX][idx]);
+  /* shortcut operations count only as such (one statistic less on the hot
+   * path): a shortcut Put is a send, a shortcut Get a send and a receive */
+  if (idx == PTL_SR_SEND_COUNT || idx == PTL_SR_RECV_COUNT)
+    *status += PTL_RD(ni->sr[PTL_SIDE_APP][PTLX_SR_SHORTCUT_GET]);
+  if (idx == PTL_SR_SEND_COUNT) *status += PTL_RD(ni->sr[PTL_SIDE_APP][PTLX_SR_SHORTCUT_PUT]);
   return PTL_OK;
 }
 

@@ -41,24 +41,25 @@ static inline void sc_end(ptl_x_t *x) { atomic_store_explicit(&x->busy, 0, memor
 
 /* Enter a shortcut operation: busy set and the entry of target for (pt,
  * bits) if it allows the operation and takes [roff, +len) (*mlen: what it
- * takes); else NULL, busy clear. */
+ * takes); else NULL, busy clear.  (A peer with published entries is an
+ * offload peer: only those publish.) */
 static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, uint32_t target, ptl_pt_index_t pt,
                                                                     ptl_match_bits_t bits, unsigned opbit,
                                                                     ptl_size_t roff, ptl_size_t len, ptl_size_t *mlen) {
   ptl_peer_t *peer = &x->peer[target];
   ptl_pubent_t *e;
-  if (!peer->offload || !atomic_load_explicit(&peer->npub, memory_order_relaxed)) return NULL;
-  if (x->asym) { /* the revoking thread's membarrier() stands in for our fence */
+  if (!atomic_load_explicit(&peer->npub, memory_order_relaxed)) return NULL;
+  if (PTL_LIKELY(x->asym)) { /* the revoking thread's membarrier() stands in for our fence */
     atomic_store_explicit(&x->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst);
   } else {
     atomic_store(&x->busy, 1);
   }
   e = &peer->pub[peer->hot]; /* the entry used last, most likely */
-  if (atomic_load(&e->state) != PUB_VALID || e->pt != pt || ((e->bits ^ bits) & e->mask))
+  if (PTL_UNLIKELY(atomic_load(&e->state) != PUB_VALID || e->pt != pt || ((e->bits ^ bits) & e->mask)))
     e = pub_find(x, peer, target, pt, bits);
-  if (e && (e->options & opbit) && roff <= e->length) {
-    if (len <= e->length - roff) {
+  if (PTL_LIKELY(e && (e->options & opbit) && roff <= e->length)) {
+    if (PTL_LIKELY(len <= e->length - roff)) {
       *mlen = len;
       return e;
     }
@@ -71,10 +72,11 @@ static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, 
   return NULL;
 }
 
-/* The events of a shortcut operation (what it has no room for is counted
- * as dropped, one by one). */
-static void sc_events_slow(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t end,
-                           const ptl_evinfo_t *in, const ptl_evinfo_t *ack) {
+/* The events of a shortcut operation, one by one (what finds no room is
+ * counted as dropped). */
+static __attribute__((noinline)) void sc_events_slow(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start,
+                                                     ptl_event_kind_t end, const ptl_evinfo_t *in,
+                                                     const ptl_evinfo_t *ack) {
   ptl_evinfo_t i2 = *in;
   i2.link = ptl_md_event(ni, md, start, in, PTL_SIDE_APP);
   ptl_md_event(ni, md, end, &i2, PTL_SIDE_APP);
@@ -84,53 +86,87 @@ static void sc_events_slow(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, 
 /* ... and the common case, straight into the own ring with one EQ lookup:
  * `start` (if enabled) and `end` from (from, pt, bits, len, mlen, off,
  * hdr, fail); with an ACK from target at roff.  Put: mlen == len for the
- * SEND events; Get: REPLY events with the received mlen. */
+ * SEND events; Get: REPLY events with the received mlen.  Ring position
+ * and sequence are kept in locals: the event stores could alias the EQ. */
 static inline __attribute__((always_inline)) void
 sc_events(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t end, ptl_process_id_t from,
           ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t len, ptl_size_t mlen, ptl_size_t off, ptl_hdr_data_t hdr,
           ptl_ni_fail_t fail, int ack, ptl_process_id_t target, ptl_size_t amlen, ptl_size_t roff) {
-  unsigned m = md->ev_mask, n = !!(m & (1u << start)) + !!(m & (1u << end)) + (ack != 0);
+  unsigned m = md->ev_mask, s = (m >> start) & 1, en = (m >> end) & 1;
   ptl_eqo_t *eq = ptl_md_eq(md);
-  ptl_seq_t start_seq = 0;
-  if (eq) ptl_eq_catch_up(eq);
-  if (PTL_UNLIKELY(!eq || eq->own_tail - eq->own_head + n > eq->mask + 1)) {
+  if (PTL_LIKELY(eq != NULL)) ptl_eq_catch_up(eq);
+  if (PTL_UNLIKELY(!eq || eq->own_tail - eq->own_head + s + en + (ack != 0) > eq->mask + 1)) {
     ptl_evinfo_t in = {from, pt, bits, len, mlen, off, hdr, 0, fail};
     ptl_evinfo_t a = {target, pt, bits, len, amlen, roff, hdr, 0, PTL_NI_OK};
     sc_events_slow(ni, md, start, end, &in, ack ? &a : NULL);
     return;
   }
-  ptl_evinfo_t in = {from, pt, bits, len, mlen, off, hdr, 0, fail};
-  if (m & (1u << start)) {
-    start_seq = eq->next_seq + 1;
-    ptl_ev_fill(&eq->own[eq->own_tail++ & eq->mask], start, &in, md->self, md, eq->next_seq++, 0);
-  }
-  if (m & (1u << end))
-    ptl_ev_fill(&eq->own[eq->own_tail++ & eq->mask], end, &in, md->self, md, eq->next_seq++,
-                start_seq ? start_seq - 1 : 0);
-  if (ack) {
-    ptl_evinfo_t a = {target, pt, bits, len, amlen, roff, hdr, 0, PTL_NI_OK};
-    ptl_ev_fill(&eq->own[eq->own_tail++ & eq->mask], PTL_EVENT_ACK, &a, md->self, md, eq->next_seq++, 0);
-  }
+  ptl_event_t *ring = eq->own;
+  uint64_t tail = eq->own_tail, mask = eq->mask;
+  ptl_seq_t seq = eq->next_seq;
+  ptl_handle_md_t mdh = md->self;
+#ifdef PTL_EV_CHUNKS
+  /* what the events share is loaded or built once (the event stores could
+   * alias md, so nothing is read after them) */
+  const char *d = (const char *)&md->d;
+  ptl_v2_t m0, m1, m2, c1 = {(uint64_t)pt << 32, bits}, c7 = {md->d.eq_handle, hdr};
+  _Static_assert(sizeof(ptl_process_id_t) == 8, "ptl_process_id_t");
+  __builtin_memcpy(&m0, d, 16);
+  __builtin_memcpy(&m1, d + 16, 16);
+  __builtin_memcpy(&m2, d + 32, 16);
+#define SC_EV(type, who, ml, of, lk, fl)                                                                               \
+  do {                                                                                                                 \
+    char *p_ = (char *)&ring[tail++ & mask];                                                                           \
+    uint64_t lk_ = (lk);                                                                                               \
+    uint64_t w_; /* (nid, pid) as one word: no narrow store to widen again */                                      \
+    __builtin_memcpy(&w_, &(who), 8);                                                                                  \
+    ptl_v2_put(p_, (uint32_t)(type) | w_ << 32, w_ >> 32);                                                             \
+    __builtin_memcpy(p_ + 16, &c1, 16);                                                                                \
+    ptl_v2_put(p_ + 32, len, ml);                                                                                      \
+    ptl_v2_put(p_ + 48, of, mdh);                                                                                      \
+    __builtin_memcpy(p_ + 64, &m0, 16);                                                                                \
+    __builtin_memcpy(p_ + 80, &m1, 16);                                                                                \
+    __builtin_memcpy(p_ + 96, &m2, 16);                                                                                \
+    __builtin_memcpy(p_ + 112, &c7, 16);                                                                               \
+    ptl_v2_put(p_ + 128, lk_ | (uint64_t)(fl) << 32, seq++);                                                           \
+  } while (0)
+#else
+#define SC_EV(type, who, ml, of, lk, fl)                                                                               \
+  do {                                                                                                                 \
+    ptl_seq_t lk_ = (lk);                                                                                              \
+    ptl_ev_put(&ring[tail++ & mask], type, who, pt, bits, len, ml, of, mdh, md, hdr, lk_, fl, seq++);                  \
+  } while (0)
+#endif
+  if (s) SC_EV(start, from, mlen, off, 0, fail);
+  if (en) SC_EV(end, from, mlen, off, s ? seq - 1 : 0, fail);
+  if (ack) SC_EV(PTL_EVENT_ACK, target, amlen, roff, 0, PTL_NI_OK);
+#undef SC_EV
+  eq->own_tail = tail;
+  eq->next_seq = seq;
 }
 
-static const ucp_request_param_t no_param = {.op_attr_mask = 0};
-
-/* One RMA, remotely complete on return (revocation relies on it): 1 ok. */
+/* One RMA, remotely complete on return (revocation relies on it): 1 ok.
+ * The flush is the worker's when none of this thread's sends is in flight
+ * on it (then it covers exactly this Put, and it is UCX's cheaper flush:
+ * the interfaces, not the endpoint's lanes); else the endpoint's, so that
+ * a send to a peer that is not progressing never holds up this Put. */
 static inline __attribute__((always_inline)) int sc_rma(ptl_ni_t *ni, ptl_x_t *x, int put, uint32_t target,
                                                         ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
                                                         const ptl_pubent_t *e, ptl_size_t roff) {
+  static const ucp_request_param_t no_param = {.op_attr_mask = 0};
   ucp_request_param_t p;
   ucs_status_ptr_t req;
+  ucp_ep_h ep = x->txep[target];
   p.op_attr_mask = md->reg.memh ? UCP_OP_ATTR_FIELD_MEMH : 0;
   p.memh = md->reg.memh;
-  req = put ? ucp_put_nbx(x->txep[target], (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
-            : ucp_get_nbx(x->txep[target], (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
+  req = put ? ucp_put_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
+            : ucp_get_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
   if (PTL_UNLIKELY(req != NULL)) {
     if (UCS_PTR_IS_ERR(req)) return 0;
     ptl_wait_req(ni, x->txw, req);
   }
   if (put) {
-    req = ucp_ep_flush_nbx(x->txep[target], &no_param);
+    req = PTL_LIKELY(!x->tx_inflight) ? ucp_worker_flush_nbx(x->txw, &no_param) : ucp_ep_flush_nbx(ep, &no_param);
     if (PTL_UNLIKELY(req != NULL)) {
       if (UCS_PTR_IS_ERR(req)) return 0;
       ptl_wait_req(ni, x->txw, req);
@@ -193,10 +229,12 @@ void ptl_send_cb(void *req, ucs_status_t st, void *user_data) {
   ucp_request_free(req);
 }
 
-/* Everything but the shortcut: checks, then a message to be matched. */
-static int put_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_req_t ack_req,
-                       ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits,
-                       ptl_size_t roff, ptl_hdr_data_t hdr) {
+/* Everything but the shortcut: checks, then a message to be matched.  (Out
+ * of line: the shortcut's caller stays small.) */
+static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len,
+                                                 ptl_ack_req_t ack_req, ptl_process_id_t target, ptl_pt_index_t pt,
+                                                 ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff,
+                                                 ptl_hdr_data_t hdr) {
   ptl_ni_t *ni = ptl_ni_of(mdh);
   ptl_x_t *x;
   ptl_mdo_t *md;
@@ -259,7 +297,7 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
   ptl_mdo_t *md;
   ptl_pubent_t *e;
   ptl_size_t mlen;
-  if ((ack_req == PTL_ACK_REQ || ack_req == PTL_NO_ACK_REQ) &&
+  if (PTL_LIKELY((unsigned)ack_req <= (unsigned)PTL_NO_ACK_REQ) &&
       sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen)) {
     int ok = sc_rma(ni, x, 1, target.nid, md, loff, mlen, e, roff);
     sc_end(x);
@@ -267,8 +305,7 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
                 ok ? PTL_NI_OK : PTL_NI_FAIL, ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE),
                 target, mlen, roff);
-    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_PUT, 1);
-    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_PUT, 1); /* also a SEND_COUNT (PtlNIStatus) */
     ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
     return PTL_OK;
   }
@@ -284,8 +321,9 @@ int PtlPut(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t target, 
   return PtlPutRegion(mdh, 0, md->d.length, ack_req, target, pt, ac, bits, roff, hdr);
 }
 
-static int get_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_process_id_t target, ptl_pt_index_t pt,
-                       ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff) {
+static __attribute__((noinline)) int get_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len,
+                                                 ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac,
+                                                 ptl_match_bits_t bits, ptl_size_t roff) {
   ptl_ni_t *ni = ptl_ni_of(mdh);
   ptl_mdo_t *md;
   ptl_op_t *op;
@@ -320,9 +358,7 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_REPLY_START, PTL_EVENT_REPLY_END, target, pt, bits, len, mlen, loff, 0,
                 ok ? PTL_NI_OK : PTL_NI_FAIL, 0, target, 0, 0);
-    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_GET, 1);
-    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
-    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_RECV_COUNT, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_GET, 1); /* also a SEND_COUNT and a RECV_COUNT */
     ptl_stat(ni, PTL_SIDE_APP, PTL_SR_RECV_LENGTH, mlen);
     return PTL_OK;
   }

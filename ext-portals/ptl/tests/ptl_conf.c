@@ -548,9 +548,18 @@ static void t_bad_calls(void) {
   RC(PtlMEUnlink(me), PTL_ME_INVALID);
   RC(PtlMDAttach(me, test_md(buf, 16, 1, 0, eq, NULL), PTL_RETAIN, &stale), PTL_ME_INVALID);
   OK(PtlMDUnlink(md));
-  OK(PtlEQFree(eq));
+  RC(PtlEQGet(eq, &e), PTL_EQ_EMPTY); /* the EQ looked up last is remembered ... */
+  OK(PtlEQFree(eq));                  /* ... until it is freed */
   RC(PtlEQGet(eq, &e), PTL_EQ_INVALID);
   RC(PtlEQWait(eq, &e), PTL_EQ_INVALID);
+  ptl_handle_eq_t eq2;
+  OK(PtlEQAlloc(ni, 4, PTL_EQ_HANDLER_NONE, &eq2)); /* (its slot, perhaps) */
+  RC(PtlEQGet(eq, &e), PTL_EQ_INVALID);
+  RC(PtlEQGet(eq2, &e), PTL_EQ_EMPTY);
+  RC(PtlEQGet(eq, &e), PTL_EQ_INVALID);
+  RC(PtlEQGet(eq2, &e), PTL_EQ_EMPTY);
+  OK(PtlEQFree(eq2));
+  RC(PtlEQGet(eq2, &e), PTL_EQ_INVALID);
 }
 
 static double now_s(void) {
@@ -680,6 +689,23 @@ static int put_ack(ptl_handle_md_t smd, ptl_handle_eq_t ieq, int to, ptl_pt_inde
   return e.type == PTL_EVENT_ACK;
 }
 
+/* Every field of an initiator event. */
+static void check_ev(const ptl_event_t *e, int line, ptl_event_kind_t type, int initiator, ptl_pt_index_t pt,
+                     ptl_match_bits_t bits, ptl_size_t rlength, ptl_size_t mlength, ptl_size_t offset,
+                     ptl_handle_md_t mdh, const ptl_md_t *md, ptl_hdr_data_t hdr) {
+  if (e->type != type || e->initiator.nid != (ptl_nid_t)initiator || e->initiator.pid != 0 || e->uid != 0 ||
+      e->jid != 0 || e->pt_index != pt || e->match_bits != bits || e->rlength != rlength || e->mlength != mlength ||
+      e->offset != offset || e->md_handle != mdh || e->md.start != md->start || e->md.length != md->length ||
+      e->md.threshold != md->threshold || e->md.max_size != md->max_size || e->md.options != md->options ||
+      e->md.user_ptr != md->user_ptr || e->md.eq_handle != md->eq_handle || e->hdr_data != hdr ||
+      e->ni_fail_type != PTL_NI_OK)
+    test_fail(line, "%s: a field differs (initiator %u, pt %u, bits %llx, rlength %llu, mlength %llu, offset %llu, "
+                    "hdr %llx, fail %u)",
+              PtlEventKindStr(e->type), e->initiator.nid, e->pt_index, (unsigned long long)e->match_bits,
+              (unsigned long long)e->rlength, (unsigned long long)e->mlength, (unsigned long long)e->offset,
+              (unsigned long long)e->hdr_data, e->ni_fail_type);
+}
+
 static void t_publish(void) {
   void *seg;
   size_t segn = 1 << 16;
@@ -720,11 +746,62 @@ static void t_publish(void) {
   fill((unsigned char *)seg + 4096, 64, 99 + (unsigned)rank);
   tbarrier();
   ptl_sr_value_t g0 = status(PTLX_SR_SHORTCUT_GET);
+  ptl_sr_value_t gs0 = status(PTL_SR_SEND_COUNT), gr0 = status(PTL_SR_RECV_COUNT), grl0 = status(PTL_SR_RECV_LENGTH);
   OK(PtlGetRegion(gmd, 0, 64, pid_of(to), 14, 0, 0x0, 4096));
   EXPECT(ieq, PTL_EVENT_REPLY_START);
   EXPECT(ieq, PTL_EVENT_REPLY_END);
   CHECK(filled(gbuf, 64, 99 + (unsigned)to));
   CHECK(status(PTLX_SR_SHORTCUT_GET) == g0 + (shortcut ? 1u : 0u));
+  if (publishes(from) && publishes(rank)) { /* (else from's matched Get here makes a reply: a send) */
+    /* a Get is a send and its reply a receive, whichever way it went */
+    CHECK(status(PTL_SR_SEND_COUNT) == gs0 + 1);
+    CHECK(status(PTL_SR_RECV_COUNT) == gr0 + 1 && status(PTL_SR_RECV_LENGTH) == grl0 + 64);
+  }
+  tbarrier();
+  /* every field of the initiator's events, whichever way the operation
+   * went (shortcut: no START events unless asked for, as here) */
+  unsigned char ebuf[256];
+  ptl_md_t ed = test_md(ebuf, sizeof(ebuf), PTL_MD_THRESH_INF, 0, ieq, ebuf + 1);
+  ptl_handle_md_t emd;
+  ed.max_size = 17; /* (no PTL_MD_MAX_SIZE: just reported back) */
+  OK(PtlMDBind(ni, ed, PTL_RETAIN, &emd));
+  fill(ebuf, sizeof(ebuf), 5);
+  ptl_sr_value_t sce = status(PTLX_SR_SHORTCUT_PUT);
+  OK(PtlPutRegion(emd, 8, 48, PTL_ACK_REQ, pid_of(to), 14, 0, 0x77770, 128, 0x1122334455667788ull));
+  ptl_event_t es = EXPECT(ieq, PTL_EVENT_SEND_START), ee = EXPECT(ieq, PTL_EVENT_SEND_END),
+              ea = EXPECT(ieq, PTL_EVENT_ACK);
+  CHECK(status(PTLX_SR_SHORTCUT_PUT) == sce + (shortcut ? 1u : 0u));
+  check_ev(&es, __LINE__, PTL_EVENT_SEND_START, rank, 14, 0x77770, 48, 48, 8, emd, &ed, 0x1122334455667788ull);
+  check_ev(&ee, __LINE__, PTL_EVENT_SEND_END, rank, 14, 0x77770, 48, 48, 8, emd, &ed, 0x1122334455667788ull);
+  check_ev(&ea, __LINE__, PTL_EVENT_ACK, to, 14, 0x77770, 48, 48, 128, emd, &ed, 0x1122334455667788ull);
+  CHECK(es.link == 0 && ee.link == es.sequence && ea.link == 0);
+  CHECK(ee.sequence == es.sequence + 1 && ea.sequence == ee.sequence + 1);
+  OK(PtlGetRegion(emd, 16, 40, pid_of(to), 14, 0, 0x30, 4096 + 8));
+  ptl_event_t rs = EXPECT(ieq, PTL_EVENT_REPLY_START), re = EXPECT(ieq, PTL_EVENT_REPLY_END);
+  check_ev(&rs, __LINE__, PTL_EVENT_REPLY_START, to, 14, 0x30, 40, 40, 16, emd, &ed, 0);
+  check_ev(&re, __LINE__, PTL_EVENT_REPLY_END, to, 14, 0x30, 40, 40, 16, emd, &ed, 0);
+  CHECK(rs.link == 0 && re.link == rs.sequence && rs.sequence == ea.sequence + 1 && re.sequence == rs.sequence + 1);
+  CHECK(memcmp(ebuf + 16, gbuf + 8, 40) == 0); /* the same bytes of `to`'s segment as gbuf got */
+  if (shortcut) { /* an EQ with room for two of the three events: the ACK is
+                  * dropped, counted, and reported by the next take (a
+                  * matched ACK would wait in the progress thread's ring) */
+    ptl_handle_eq_t seq2;
+    ptl_handle_md_t smd2;
+    ptl_event_t e1, e2;
+    ptl_sr_value_t lost0 = status(PTLX_SR_EQ_DROPPED);
+    OK(PtlEQAlloc(ni, 2, PTL_EQ_HANDLER_NONE, &seq2));
+    OK(PtlMDBind(ni, test_md(ebuf, sizeof(ebuf), PTL_MD_THRESH_INF, 0, seq2, NULL), PTL_RETAIN, &smd2));
+    OK(PtlPutRegion(smd2, 0, 64, PTL_ACK_REQ, pid_of(to), 14, 0, 0x0, 256, 9));
+    CHECK(status(PTLX_SR_EQ_DROPPED) == lost0 + 1);
+    RC(PtlEQGet(seq2, &e1), PTL_EQ_DROPPED);
+    CHECK(e1.type == PTL_EVENT_SEND_START && e1.hdr_data == 9);
+    RC(PtlEQGet(seq2, &e2), PTL_OK);
+    CHECK(e2.type == PTL_EVENT_SEND_END && e2.link == e1.sequence && e2.sequence == e1.sequence + 1);
+    RC(PtlEQGet(seq2, &e2), PTL_EQ_EMPTY);
+    OK(PtlMDUnlink(smd2));
+    OK(PtlEQFree(seq2));
+  }
+  OK(PtlMDUnlink(emd));
   tbarrier();
 
   /* an overlapping ME with events inserted before x: revoked when Insert returns */
@@ -752,6 +829,10 @@ static void t_publish(void) {
   do put_ack(smd, ieq, to, 14, 0x10, 0, 1);
   while (shortcut && status(PTLX_SR_SHORTCUT_PUT) == sc1 && now_s() - t0 < 5);
   CHECK(shortcut ? status(PTLX_SR_SHORTCUT_PUT) > sc1 : status(PTLX_SR_SHORTCUT_PUT) == sc1);
+  /* a Put is a send of its length, whichever way it went */
+  ptl_sr_value_t ps0 = status(PTL_SR_SEND_COUNT), psl0 = status(PTL_SR_SEND_LENGTH);
+  put_ack(smd, ieq, to, 14, 0x10, 0, 1);
+  CHECK(status(PTL_SR_SEND_COUNT) == ps0 + 1 && status(PTL_SR_SEND_LENGTH) == psl0 + 64);
   tbarrier();
   /* x unlinked: nothing reaches the old memory, the Put is dropped */
   ptl_sr_value_t drops = status(PTL_SR_DROP_COUNT);
