@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """run-ptl-bench.py -- ptl's microbenchmarks against the raw-UCX ceiling.
 
-Runs bench/ucxbench (mode "raw") and bench/ptlbench in host and offload
+Runs bench/ucxbench (mode "raw": put+flush, get, put bandwidth and the
+UCX AM round trip) and bench/ptlbench in host and offload
 mode, REPS times each, alternating the order (raw host offload, host
 offload raw, ...), each run a fresh `mpirun -np 2`.  Prints the median of
 each measurement over the repetitions, in tables with the ratios
@@ -123,7 +124,20 @@ def main():
                                                     ratio(h, r)))
 
     small = [8 << i for i in range(10)]
-    table("Put with ACK latency", "putlat", small, "us")
+    # Put+ACK against the faster raw way to complete one Put remotely, and
+    # against the UCX AM round trip: the floor of any scheme in which the
+    # target's CPU must see the Put (host mode)
+    print("\nPut with ACK latency (us): raw = the faster of put+ep flush and put+worker flush;")
+    print("AM RTT = UCX active-message ping-pong round trip, the floor for host mode")
+    print("%10s %10s %10s %10s %12s %12s %10s %12s" % ("size", "raw", "host", "offload", "offload/raw", "host/raw",
+                                                       "AM RTT", "host/AM RTT"))
+    for p in small:
+        raws = [v for v in (med("raw", "putlat", p), med("raw", "putlat_wf", p)) if v is not None]
+        r = min(raws) if raws else None
+        h, o, am = med("host", "putlat", p), med("offload", "putlat", p), med("raw", "amlat", p)
+        rtt = 2 * am if am is not None else None
+        print("%10s %10s %10s %10s %12s %12s %10s %12s" % (p, cell(r), cell(h), cell(o), ratio(o, r), ratio(h, r),
+                                                           cell(rtt), ratio(h, rtt)))
     table("Get latency", "getlat", small, "us")
     table("Put streaming bandwidth, 64 in flight", "putbw", [1024 << (2 * i) for i in range(7)], "GB/s", "%.2f")
 

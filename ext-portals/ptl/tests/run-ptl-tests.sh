@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-ptl-tests.sh -- ptl's tests: the unit tests of the matching engine,
 # then the conformance suite in host and offload mode at 2, 3 and 4
-# processes, each under a hard timeout.  One line per case:
+# processes, then a short run of each microbenchmark, each under a hard
+# timeout.  One line per case:
 #     PASS ptl unit
 #     PASS ptl np=3 mode=offload conformance
 #     FAIL ptl np=2 mode=host conformance (timeout after 60 s)
@@ -14,6 +15,8 @@
 #   BUILDDIR      ext-portals/ptl's build directory (binaries in tests/), or
 #   PTL_BINDIR    the directory holding ptl_unit and ptl_conf
 #                 (default: this script's directory)
+#   BENCHDIR      the directory holding ptlbench and ucxbench (default:
+#                 ../bench from the tests' directory)
 #   NPS           process counts (default: 2 3 4)
 #   MODES         modes (default: host offload mixed; mixed = even ranks
 #                 host, odd ranks offload)
@@ -90,4 +93,23 @@ done
 if [[ " $MODES " == *" offload "* ]]; then
   conf 3 offload "np=3 mode=offload PTL_PUBLISH=0 conformance" PTL_PUBLISH=0
 fi
+
+# the microbenchmarks, a few iterations each: they run to the end and print
+# every measurement (bench NAME RESULTS PROGRAM ARGS...)
+benchdir=${BENCHDIR:-$bindir/../bench}
+bench() {
+  local name=$1 want=$2 rc
+  shift 2
+  timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" -np 2 "$@" >"$log" 2>&1
+  rc=$?
+  if [ "$rc" = 0 ] && [ "$(grep -c '^RESULT ' "$log")" != "$want" ]; then
+    echo "FAIL expected $want RESULT lines, got $(grep -c '^RESULT ' "$log")" >>"$log"
+    rc=98
+  fi
+  report "$name" "$rc"
+}
+bench "bench ucxbench" 47 "$benchdir/ucxbench" -n 50
+for mode in host offload; do
+  bench "bench ptlbench $mode" 46 "$benchdir/ptlbench" "$mode" -n 50
+done
 exit "$failed"
