@@ -115,6 +115,28 @@ static void check_layout(const uint8_t *area, const xlayout_t *L, uintptr_t tota
 /* ------------------------------------------------------------------ */
 /* put engine                                                          */
 /* ------------------------------------------------------------------ */
+/* Complete the NCASES operations of a non-blocking variant v (handles h for
+ * the nb ones): puts' handles waited for in issue order, gets' in reverse. */
+static void sync_cases(int v, gasnet_handle_t *h, int gets) {
+  switch (v) {
+    case V_NB:
+      for (int k = 0; k < NCASES; k++) gasnet_wait_syncnb(h[gets ? NCASES - 1 - k : k]);
+      break;
+    case V_NB_BULK:
+      gasnet_wait_syncnb_all(h, NCASES);
+      for (int k = 0; k < NCASES; k++) CHECK(h[k] == GASNET_INVALID_HANDLE, "wait_syncnb_all left handle %d valid", k);
+      break;
+    case V_NBI:
+      if (gets)
+        gasnet_wait_syncnbi_gets();
+      else
+        gasnet_wait_syncnbi_puts();
+      break;
+    case V_NBI_BULK: gasnet_wait_syncnbi_all(); break;
+    default: break;
+  }
+}
+
 static void put_engine(int v) {
   xlayout_t L;
   xbufs_t B;
@@ -144,19 +166,7 @@ static void put_engine(int v) {
       /* non-bulk: the source may be overwritten as soon as the call returns */
       if (!IS_BULK(v)) memset(src, 0x11, p->n);
     }
-    switch (v) {
-      case V_NB:
-        for (int k = 0; k < NCASES; k++) gasnet_wait_syncnb(h[k]);
-        break;
-      case V_NB_BULK:
-        gasnet_wait_syncnb_all(h, NCASES);
-        for (int k = 0; k < NCASES; k++)
-          CHECK(h[k] == GASNET_INVALID_HANDLE, "wait_syncnb_all left handle %d valid", k);
-        break;
-      case V_NBI: gasnet_wait_syncnbi_puts(); break;
-      case V_NBI_BULK: gasnet_wait_syncnbi_all(); break;
-      default: break;
-    }
+    sync_cases(v, h, 0);
     /* a get after the completed put sees the new data */
     for (int k = 0; k < NCASES; k++) {
       const xplace_t *p = &L.c[k];
@@ -221,19 +231,7 @@ static void get_engine(int v) {
         case V_NBI_BULK: gasnet_get_nbi_bulk(dst, t, src, p->n); break;
       }
     }
-    switch (v) {
-      case V_NB:
-        for (int k = NCASES - 1; k >= 0; k--) gasnet_wait_syncnb(h[k]);
-        break;
-      case V_NB_BULK:
-        gasnet_wait_syncnb_all(h, NCASES);
-        for (int k = 0; k < NCASES; k++)
-          CHECK(h[k] == GASNET_INVALID_HANDLE, "wait_syncnb_all left handle %d valid", k);
-        break;
-      case V_NBI: gasnet_wait_syncnbi_gets(); break;
-      case V_NBI_BULK: gasnet_wait_syncnbi_all(); break;
-      default: break;
-    }
+    sync_cases(v, h, 1);
     for (int i = 0; i < NKINDS; i++) {
       char what[96];
       snprintf(what, sizeof(what), "get_%s from node %u into a %s buffer", vname[v], (unsigned)t, kname[i]);
