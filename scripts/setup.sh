@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(build-essential autoconf automake libtool pkg-config
       libopenmpi-dev openmpi-bin libucx-dev ucx-utils libpapi-dev
-      python3 bc procps)
+      python3 bc procps util-linux)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run-ptl-tests.sh -- ptl's tests: the unit tests of the matching engine,
 # then the conformance suite in host and offload mode at 2, 3 and 4
-# processes, then a short run of each microbenchmark, each under a hard
-# timeout.  One line per case:
+# processes, again at 2 with MD pinning refused (RLIMIT_MEMLOCK), then a
+# short run of each microbenchmark, each under a hard timeout.  One line
+# per case:
 #     PASS ptl unit
 #     PASS ptl np=3 mode=offload conformance
 #     FAIL ptl np=2 mode=host conformance (timeout after 60 s)
@@ -93,6 +94,33 @@ done
 if [[ " $MODES " == *" offload "* ]]; then
   conf 3 offload "np=3 mode=offload PTL_PUBLISH=0 conformance" PTL_PUBLISH=0
 fi
+
+# MD pinning refused (RLIMIT_MEMLOCK of 16 KiB; as root, CAP_IPC_LOCK
+# dropped too): every test still passes, and each process says so once
+nopin() {
+  local mode=$1 rc n drop=()
+  if [ "$(id -u)" = 0 ]; then
+    if ! command -v setpriv >/dev/null; then
+      echo "FAIL ptl mode=$mode MD pinning refused (setpriv, from util-linux, is needed to drop CAP_IPC_LOCK)"
+      failed=1
+      return
+    fi
+    drop=(setpriv --bounding-set=-ipc_lock --inh-caps=-ipc_lock)
+  fi
+  (ulimit -l 16 && exec "${drop[@]}" timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" -np 2 \
+    "$bindir/ptl_conf" "$mode") >"$log" 2>&1
+  rc=$?
+  if [ "$rc" = 0 ] && ! grep -q '^ptl_conf: .* subtests passed' "$log"; then rc=99; fi
+  n=$(grep -o 'cannot pin MD memory' "$log" | wc -l)
+  if [ "$rc" = 0 ] && [ "$n" != 2 ]; then
+    echo "FAIL expected one 'cannot pin MD memory' warning per process (2), got $n" >>"$log"
+    rc=97
+  fi
+  report "np=2 mode=$mode MD pinning refused" "$rc"
+}
+for mode in $MODES; do
+  case $mode in host | offload) nopin "$mode" ;; esac
+done
 
 # the microbenchmarks, a few iterations each: they run to the end and print
 # every measurement (bench NAME RESULTS PROGRAM ARGS...)
