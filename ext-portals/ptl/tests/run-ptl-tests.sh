@@ -75,15 +75,24 @@ timeout -k 5 "$PTL_TIMEOUT" "$bindir/ptl_unit" >"$log" 2>&1
 report unit $?
 
 # conf NP MODE NAME [VAR=value]: one conformance job
-conf() {
-  local np=$1 mode=$2 name=$3 rc xflag=()
-  shift 3
-  if [ -n "$ompi" ] && [ $# -gt 0 ]; then xflag=(-x "${1%%=*}"); fi # Open MPI passes only what it is told
-  env "$@" timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" "${xflag[@]}" -np "$np" \
+# conf_run NP MODE PREFIX...: one conformance job, started through PREFIX
+# (a command that runs the rest: env, prlimit, setpriv); the caller's rc
+# gets its status, and the caller's xflag goes to the launcher
+conf_run() {
+  local np=$1 mode=$2
+  shift 2
+  "$@" timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" "${xflag[@]}" -np "$np" \
     "$bindir/ptl_conf" "$mode" >"$log" 2>&1
   rc=$?
   # a clean exit must also have said so
   if [ "$rc" = 0 ] && ! grep -q '^ptl_conf: .* subtests passed' "$log"; then rc=99; fi
+}
+
+conf() {
+  local np=$1 mode=$2 name=$3 rc xflag=()
+  shift 3
+  if [ -n "$ompi" ] && [ $# -gt 0 ]; then xflag=(-x "${1%%=*}"); fi # Open MPI passes only what it is told
+  conf_run "$np" "$mode" env "$@"
   report "$name" "$rc"
 }
 
@@ -100,23 +109,18 @@ fi
 # (Under AddressSanitizer mlock is a no-op that always succeeds: there the
 # warning must not appear.)
 nopin() {
-  local mode=$1 rc n want=2 name="np=2 mode=$mode MD pinning refused" drop=()
+  local mode=$1 rc n want=2 name="np=2 mode=$mode MD pinning refused" drop=() xflag=()
   if ldd "$bindir/ptl_conf" 2>/dev/null | grep -q libasan; then
     want=0
     name="$name (ASan build: its mlock pins nothing and never fails, so no warning)"
   fi
-  if [ "$(id -u)" = 0 ]; then
-    if ! command -v setpriv >/dev/null; then
-      echo "FAIL ptl mode=$mode MD pinning refused (setpriv, from util-linux, is needed to drop CAP_IPC_LOCK)"
-      failed=1
-      return
-    fi
-    drop=(setpriv --bounding-set=-ipc_lock --inh-caps=-ipc_lock)
+  if ! command -v prlimit >/dev/null || ! command -v setpriv >/dev/null; then
+    echo "FAIL ptl $name (prlimit and setpriv, from util-linux, are needed)"
+    failed=1
+    return
   fi
-  (ulimit -l 16 && exec "${drop[@]}" timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" -np 2 \
-    "$bindir/ptl_conf" "$mode") >"$log" 2>&1
-  rc=$?
-  if [ "$rc" = 0 ] && ! grep -q '^ptl_conf: .* subtests passed' "$log"; then rc=99; fi
+  if [ "$(id -u)" = 0 ]; then drop=(setpriv --bounding-set=-ipc_lock --inh-caps=-ipc_lock); fi
+  conf_run 2 "$mode" prlimit --memlock=16384 "${drop[@]}"
   n=$(grep -o 'cannot pin MD memory' "$log" | wc -l)
   if [ "$rc" = 0 ] && [ "$n" != "$want" ]; then
     echo "FAIL expected $want 'cannot pin MD memory' warnings (one per process unless ASan), got $n" >>"$log"
