@@ -62,7 +62,7 @@ def fit(xs, ys):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--builddir", default=os.path.dirname(here), help="ext-portals/ptl build directory")
+    ap.add_argument("--builddir", default=os.path.dirname(here), help="ptl build directory")
     ap.add_argument("--mpirun", default="mpirun")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--iters", type=int, default=10000)

@@ -13,7 +13,7 @@
 #
 # Environment (all optional):
 #   MPIRUN        launcher (default: mpirun from PATH)
-#   BUILDDIR      ext-portals/ptl's build directory (binaries in tests/), or
+#   BUILDDIR      ptl's build directory (binaries in tests/), or
 #   PTL_BINDIR    the directory holding ptl_unit and ptl_conf
 #                 (default: this script's directory)
 #   BENCHDIR      the directory holding ptlbench and ucxbench (default:
