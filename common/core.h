@@ -5,7 +5,8 @@
  * the client's arguments, packs them into an stp_am_t and calls the Core; the
  * Core moves the message and, at the target, hands it back to the API layer
  * with stp_am_run(), which runs the registered handler.  Launch, the segment
- * table and job exit belong to the bootstrap (common/boot.h), not to a Core.
+ * table and job exit belong to the lifecycle (api/api_init.c, net.h), not
+ * to a Core.
  *
  * What every Core must guarantee:
  *
@@ -63,8 +64,9 @@ typedef struct stp_core_ops {
   const char *name;
 
   /* setup and teardown ------------------------------------------------ */
-  /* After the segment table is known and handlers are registered; before the
-   * attach barrier, so messages sent right after attach find the Core ready. */
+  /* After the network is open, the segment table is known and handlers are
+   * registered; before the attach barrier, so messages sent right after
+   * attach find the Core ready. */
   int (*attach)(void);
   /* At exit, after every peer agreed to exit: release receives and buffers.
    * Must not wait for peers. */
@@ -81,11 +83,10 @@ typedef struct stp_core_ops {
   int (*poll)(void);
 } stp_core_ops_t;
 
-/* Provided by the API layer to every Core: run the handler for an arrived
- * message (checks the handler is registered; fatal error naming it if not). */
+/* Provided by the runtime (common/) to every Core: run the handler for an
+ * arrived message (checks the handler is registered; fatal error naming it
+ * if not). */
 extern void stp_am_run(stp_token_t *token, gasnet_handler_t handler, int cat,
                        const gasnet_handlerarg_t *args, int nargs, void *buf, size_t nbytes);
-
-extern const stp_core_ops_t stp_core_mpi_ops;
 
 #endif /* STP_CORE_H */

@@ -19,16 +19,17 @@
  *    (local completion); bulk may return at once.  Either way remote
  *    completion is reported later through the counters.
  *  - get(), memset(): return at once; completion through the counters.
+ *    A backend without a remote memset leaves the slot NULL and the API
+ *    layer sends one AM through the Core.
  *  - sync(): for backends whose puts complete locally before they complete
  *    remotely (RMA networks), initiation may leave op->put_sync set instead of
  *    holding a counter until remote completion; the first time a sync call
  *    finds such an op with its counters drained it calls sync(op), which starts
  *    whatever makes the puts remotely complete (a flush) -- holding counters
  *    for it -- and clears op->put_sync.  NULL for backends that never set it.
- *  - poll(): backend progress, called on every library poll after the Core's.
- *    NULL if the backend makes progress only through the Core (ext-ref).
- *  - Counters may be decremented from inside poll(), including from AM
- *    handlers; never from another thread.
+ *  - Progress: a backend's completions arrive through its network's poll
+ *    (net.h) or through the Core's AM handlers (ext-ref).  Counters may be
+ *    decremented from inside either, never from another thread.
  *  - No initiation may wait for remote activity without polling
  *    (stp_wait_step), so two nodes putting to each other cannot deadlock.
  */
@@ -50,15 +51,9 @@ typedef struct stp_handler_reg {
 typedef struct stp_ext_ops {
   const char *name;
 
-  /* setup and teardown ------------------------------------------------ */
-  /* Before the segment table exists: open the network and, if the backend
-   * needs the segment in memory of its own (e.g. UCX-allocated shared memory
-   * that peers reach with plain stores), allocate size bytes and set *base.
-   * Leaving *base NULL (or a NULL slot) lets the API layer map ordinary
-   * memory.  Called on every node, also when size is 0. */
-  int (*segment_alloc)(uintptr_t size, void **base);
+  /* setup and teardown (NULL: nothing to do) ---------------------------- */
   int (*attach)(void);  /* after the Core attached; before the attach barrier */
-  void (*detach)(void); /* at exit; must not wait for peers */
+  void (*detach)(void); /* at exit, before the Core's; must not wait for peers */
 
   /* internal AM handlers this backend uses (may be NULL/0) */
   const stp_handler_reg_t *handlers;
@@ -67,19 +62,11 @@ typedef struct stp_ext_ops {
   /* initiation -------------------------------------------------------- */
   void (*put)(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk);
   void (*get)(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n);
+  /* NULL: the API layer's memset, one AM through the Core */
   void (*memset)(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t n);
 
-  /* completion and progress ------------------------------------------- */
+  /* completion -------------------------------------------------------- */
   void (*sync)(stp_op_t *op);
-  int (*poll)(void);
 } stp_ext_ops_t;
-
-extern const stp_ext_ops_t stp_ext_ref_ops;
-extern const stp_ext_ops_t stp_ext_ucx_ops;
-extern const stp_ext_ops_t stp_ext_portals_ops;
-
-/* ext-ref's memset as one AM; its handlers are registered in every stage,
- * so any backend without a native remote memset uses this. */
-void stp_ext_ref_memset(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t n);
 
 #endif /* STP_EXT_H */

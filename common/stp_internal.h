@@ -1,11 +1,21 @@
 /*
- * stp_internal.h -- state and helpers shared by every part of the library.
+ * stp_internal.h -- the runtime every backend shares: job state, operation
+ * records, the handler table, the one progress path and the one way to wait,
+ * errors and environment knobs.
  *
- * Layers: the API layer (common/api_*.c) calls a Core (core.h) for Active
- * Messages and an Extended backend (ext.h) for Put/Get; both sit on the
- * bootstrap (boot.h).  A stage (stage.c) pairs one Core with one Extended
- * backend.  There is one progress path, stp_poll(), and one way to wait,
- * stp_wait_step().
+ * Layers, from the top (each calls only downward; upward paths are function
+ * pointers set from above):
+ *
+ *   api/        GASNet-1 entry points, the lifecycle, the barrier, the stage table
+ *   backends    Cores (core.h), Extended backends (ext.h), networks (net.h)
+ *   common/     this runtime: what the backends may call
+ *   ptl/ ucx/   the Portals emulation and the UCX module (no GASNet inside)
+ *   boot/ credits/   bootstrap interface and MPI launcher; credit accounting
+ *
+ * The API layer fills stp.core/ext/net from the stage row and the two
+ * progress hooks (exit notices, barrier rounds) it runs above the backends;
+ * stp_poll() runs them, so a backend that waits makes the whole library
+ * progress without calling up into it.
  */
 #ifndef STP_INTERNAL_H
 #define STP_INTERNAL_H
@@ -17,9 +27,10 @@
 #include <string.h>
 
 #include "gasnet.h"
+#include "stp_boot.h"
 #include "core.h"
 #include "ext.h"
-#include "boot.h"
+#include "net.h"
 
 #define STP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define STP_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -57,35 +68,19 @@ static inline int stp_op_test(stp_op_t *op, int which);
 void stp_op_wait(stp_op_t *op, int which);
 
 /* ------------------------------------------------------------------ */
-/* stages                                                              */
-/* ------------------------------------------------------------------ */
-typedef struct stp_stage {
-  const char *name;
-  const stp_core_ops_t *core;
-  const stp_ext_ops_t *ext;
-  const char *oos;    /* out-of-segment local memory policy, for reports */
-  const char *about;  /* one line for listings */
-} stp_stage_t;
-
-extern const stp_stage_t stp_stages[];
-extern const int stp_nstages;
-const stp_stage_t *stp_stage_find(const char *name);
-
-/* ------------------------------------------------------------------ */
 /* global state                                                        */
 /* ------------------------------------------------------------------ */
 /* handler indices 1..127 reserved for the library, one list here */
 enum {
-  STP_H_BARRIER = 1,
-  STP_H_REF_PUT = 8,
+  STP_H_BARRIER = 1,     /* api/barrier.c */
+  STP_H_MEMSET = 2,      /* api/api_ext.c: memset as an AM, for backends without one */
+  STP_H_MEMSET_ACK = 3,
+  STP_H_REF_PUT = 8,     /* ext-ref */
   STP_H_REF_PUT_ACK,
   STP_H_REF_GET,
   STP_H_REF_GET_REPLY,
-  STP_H_REF_MEMSET,
   STP_H_FIRST_CLIENT = 128
 };
-
-struct stp_barrier_state; /* barrier.c */
 
 struct stp_globals {
   /* job */
@@ -93,11 +88,13 @@ struct stp_globals {
   int inited, attached;
   int local_procs, oversubscribed;
   gasnet_nodeinfo_t *nodeinfo;
+  stp_boot_t boot;
 
-  /* stage */
-  const stp_stage_t *stage;
+  /* the stage's parts (api/stage.c) */
+  const stp_net_ops_t *net;   /* NULL: the Core's own transport */
   const stp_core_ops_t *core;
   const stp_ext_ops_t *ext;
+  int (*net_poll)(void);      /* net->poll, or NULL */
 
   /* segments */
   gasnet_seginfo_t *seg;
@@ -106,40 +103,35 @@ struct stp_globals {
   /* AM */
   stp_handlerfn_t handler[256];
   int in_handler;   /* >0 while a handler runs */
-  int in_am_send;   /* >0 while the API layer is inside core->request */
+  int in_am_send;   /* >0 while a request is inside core->request */
 
   /* waiting */
   int waitmode;
   int yield_always;
 
-  /* exit */
-  int exiting;
-  volatile int exit_pending;
-  int exit_code;
+  /* progress above the backends, set by the API layer */
+  void (*hook_exit)(void);    /* every 64 polls, and while exit_pending */
+  void (*hook_barrier)(void); /* every poll while barrier_active */
   unsigned npolls;
+  volatile int exit_pending;  /* a peer's exit notice was taken */
+  int exit_code;
+  int barrier_active;         /* a barrier phase is notified and not complete */
 
   /* extended */
   stp_op_t iop;      /* implicit-handle operations outside access regions */
   stp_op_t *region;  /* open access region, or NULL */
-
-  /* barrier */
-  int barrier_active; /* a barrier phase is notified and not complete */
 };
 extern struct stp_globals stp;
 
 /* ------------------------------------------------------------------ */
 /* progress and waiting                                                */
 /* ------------------------------------------------------------------ */
-void stp_barrier_progress(void);
-void stp_exit_now(int code) STP_NORETURN;
-
-/* The one progress path: Core, Extended backend, exit notices, barrier. */
+/* The one progress path: Core, network, then what runs above them. */
 static inline int stp_poll(void) {
   int n = stp.core->poll();
-  if (stp.ext->poll) n += stp.ext->poll();
-  if (STP_UNLIKELY((++stp.npolls & 63u) == 0)) stp_boot_poll();
-  if (STP_UNLIKELY(stp.exit_pending) && !stp.in_handler) stp_exit_now(stp.exit_code);
-  if (stp.barrier_active && !stp.in_am_send && !stp.in_handler) stp_barrier_progress();
+  if (stp.net_poll) n += stp.net_poll();
+  if (STP_UNLIKELY((++stp.npolls & 63u) == 0 || stp.exit_pending)) stp.hook_exit();
+  if (stp.barrier_active) stp.hook_barrier();
   return n;
 }
 
@@ -161,13 +153,20 @@ static inline int stp_op_test(stp_op_t *op, int which) {
   return 1;
 }
 
-/* Send an AM through the Core (internal users; no argument checks). */
+/* Send an AM request through the Core (internal users; no argument checks). */
 static inline int stp_am_request(gasnet_node_t dest, const stp_am_t *am) {
   int rc;
   stp.in_am_send++;
   rc = stp.core->request(dest, am);
   stp.in_am_send--;
   return rc;
+}
+
+/* Reply from an internal handler (no checks: the library replies once). */
+static inline int stp_am_reply(gasnet_token_t token, const stp_am_t *am) {
+  stp_token_t *t = (stp_token_t *)token;
+  t->replied = 1;
+  return stp.core->reply(t, am);
 }
 
 /* pointers in pairs of 32-bit handler arguments */
@@ -177,49 +176,14 @@ static inline int stp_am_request(gasnet_node_t dest, const stp_am_t *am) {
 #define STP_ARG_U64(lo, hi) ((((uint64_t)(uint32_t)(hi)) << 32) | (uint32_t)(lo))
 
 /* ------------------------------------------------------------------ */
-/* errors and argument checks                                          */
+/* errors and knobs                                                    */
 /* ------------------------------------------------------------------ */
 /* Print "stageport: node N: fatal error: ..." and end the whole job (exit 1). */
 void stp_fatal(const char *fmt, ...) STP_NORETURN STP_PRINTF(1, 2);
 void stp_warn(const char *fmt, ...) STP_PRINTF(1, 2);
+/* End the whole job now with this code (through the bootstrap once there is one). */
+void stp_abort(int code) STP_NORETURN;
 /* Parse an environment knob: unsigned with optional K/M/G suffix. */
 uint64_t stp_env_u64(const char *name, uint64_t dflt);
-
-#if STP_CHECKS
-void stp_check_attached_fail(const char *fn) STP_NORETURN;
-void stp_check_node_fail(const char *fn, gasnet_node_t node) STP_NORETURN;
-void stp_check_remote_fail(const char *fn, gasnet_node_t node, const void *addr, size_t n) STP_NORETURN;
-void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
-
-#define STP_CHECK_INITED(fn) \
-  do { if (STP_UNLIKELY(!stp.inited)) stp_check_attached_fail(fn); } while (0)
-#define STP_CHECK_ATTACHED(fn) \
-  do { if (STP_UNLIKELY(!stp.attached)) stp_check_attached_fail(fn); } while (0)
-#define STP_CHECK_NODE(fn, node) \
-  do { if (STP_UNLIKELY((node) >= stp.nodes)) stp_check_node_fail(fn, node); } while (0)
-/* [addr, addr+n) inside node's segment (n == 0 always passes) */
-#define STP_CHECK_REMOTE(fn, node_, addr_, n_)                                         \
-  do {                                                                                 \
-    STP_CHECK_NODE(fn, node_);                                                         \
-    if ((n_) != 0) {                                                                   \
-      const gasnet_seginfo_t *_s = &stp.seg[node_];                                    \
-      uintptr_t _a = (uintptr_t)(addr_), _b = (uintptr_t)_s->addr;                     \
-      if (STP_UNLIKELY(_a < _b || (n_) > _s->size || _a - _b > _s->size - (n_)))       \
-        stp_check_remote_fail(fn, node_, addr_, n_);                                   \
-    }                                                                                  \
-  } while (0)
-#define STP_CHECK_NOT_IN_HANDLER(fn) \
-  do { if (STP_UNLIKELY(stp.in_handler)) stp_check_handler_ctx_fail(fn); } while (0)
-#else
-#define STP_CHECK_INITED(fn) ((void)0)
-#define STP_CHECK_ATTACHED(fn) ((void)0)
-#define STP_CHECK_NODE(fn, node) ((void)0)
-#define STP_CHECK_REMOTE(fn, node, addr, n) ((void)0)
-#define STP_CHECK_NOT_IN_HANDLER(fn) ((void)0)
-#endif
-
-/* Every data-movement entry point: attached, not in a handler, range ok. */
-#define STP_CHECK_XFER(fn, node, addr, n) \
-  do { STP_CHECK_ATTACHED(fn); STP_CHECK_NOT_IN_HANDLER(fn); STP_CHECK_REMOTE(fn, node, addr, n); } while (0)
 
 #endif /* STP_INTERNAL_H */

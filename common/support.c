@@ -1,5 +1,6 @@
 /*
- * support.c -- errors, environment knobs, the operation pool, waiting, HSLs.
+ * support.c -- the runtime: errors, environment knobs, the operation pool,
+ * waiting, and running AM handlers for the Cores.
  */
 #include "stp_internal.h"
 
@@ -24,14 +25,19 @@ static void stp_vreport(const char *what, const char *fmt, va_list ap) {
   fflush(stderr);
 }
 
+void stp_abort(int code) {
+  fflush(stdout);
+  fflush(stderr);
+  if (stp.boot.abort) stp.boot.abort(stp.boot.ctx, code);
+  exit(code);
+}
+
 void stp_fatal(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   stp_vreport("fatal error", fmt, ap);
   va_end(ap);
-  fflush(stdout);
-  if (stp.inited) stp_boot_abort(1);
-  exit(1);
+  stp_abort(1);
 }
 
 void stp_warn(const char *fmt, ...) {
@@ -58,27 +64,6 @@ uint64_t stp_env_u64(const char *name, uint64_t dflt) {
   if (*end) stp_fatal("environment: %s=\"%s\" has trailing characters", name, s);
   return v;
 }
-
-#if STP_CHECKS
-void stp_check_attached_fail(const char *fn) {
-  if (!stp.inited) stp_fatal("%s: called before gasnet_init", fn);
-  stp_fatal("%s: called before gasnet_attach", fn);
-}
-
-void stp_check_node_fail(const char *fn, gasnet_node_t node) {
-  stp_fatal("%s: node %u out of range (job has %u nodes)", fn, (unsigned)node, (unsigned)stp.nodes);
-}
-
-void stp_check_remote_fail(const char *fn, gasnet_node_t node, const void *addr, size_t n) {
-  stp_fatal("%s: remote range [%p, %p) (%zu bytes) is outside node %u's segment [%p, %p)", fn, addr,
-            (const void *)((const char *)addr + n), n, (unsigned)node, stp.seg[node].addr,
-            (void *)((char *)stp.seg[node].addr + stp.seg[node].size));
-}
-
-void stp_check_handler_ctx_fail(const char *fn) {
-  stp_fatal("%s: called from inside an AM handler (handlers may only reply)", fn);
-}
-#endif
 
 /* ------------------------------------------------------------------ */
 /* operation pool: no malloc per operation after warm-up               */
@@ -109,10 +94,10 @@ void stp_op_free(stp_op_t *op) {
 void stp_op_wait(stp_op_t *op, int which) {
   unsigned spins = 0;
   if (stp_op_test(op, which)) return;
-  /* the backend owns the op: its own progress first (an RMA backend's
-   * completion events are often already there), then the full poll */
-  if (stp.ext->poll) {
-    stp.ext->poll();
+  /* the network's own progress first (an RMA backend's completion events
+   * are often already there), then the full poll */
+  if (stp.net_poll) {
+    stp.net_poll();
     if (stp_op_test(op, which)) return;
   }
   while (!stp_op_test(op, which)) stp_wait_step(&spins);
@@ -127,73 +112,69 @@ void stp_wait_step_slow(unsigned *spins) {
   if (stp.yield_always || ++*spins > STP_SPINBLOCK_SPINS) sched_yield();
 }
 
-void stp_blockuntil_step(unsigned *spins) {
-  STP_CHECK_ATTACHED("GASNET_BLOCKUNTIL");
-  STP_CHECK_NOT_IN_HANDLER("GASNET_BLOCKUNTIL");
-  stp_wait_step(spins);
-}
-
-int gasnet_set_waitmode(int wait_mode) {
-  if (wait_mode != GASNET_WAIT_SPIN && wait_mode != GASNET_WAIT_BLOCK && wait_mode != GASNET_WAIT_SPINBLOCK)
-    return GASNET_ERR_BAD_ARG;
-  stp.waitmode = wait_mode;
-  stp.yield_always = stp.oversubscribed || wait_mode == GASNET_WAIT_BLOCK;
-  return GASNET_OK;
-}
-
 /* ------------------------------------------------------------------ */
-/* handler-safe locks                                                  */
+/* handler invocation                                                  */
 /* ------------------------------------------------------------------ */
-void gasnet_hsl_init(gasnet_hsl_t *hsl) {
-  int rc = pthread_mutex_init(&hsl->lock, NULL);
-  if (rc) stp_fatal("gasnet_hsl_init: pthread_mutex_init failed: %s", strerror(rc));
-}
+typedef gasnet_handlerarg_t A;
+typedef gasnet_token_t T;
 
-void gasnet_hsl_destroy(gasnet_hsl_t *hsl) {
-  int rc = pthread_mutex_destroy(&hsl->lock);
-  if (rc) stp_fatal("gasnet_hsl_destroy: %s (is the lock held?)", strerror(rc));
-}
+#define STP_A0
+#define STP_A1 , a[0]
+#define STP_A2 STP_A1, a[1]
+#define STP_A3 STP_A2, a[2]
+#define STP_A4 STP_A3, a[3]
+#define STP_A5 STP_A4, a[4]
+#define STP_A6 STP_A5, a[5]
+#define STP_A7 STP_A6, a[6]
+#define STP_A8 STP_A7, a[7]
+#define STP_A9 STP_A8, a[8]
+#define STP_A10 STP_A9, a[9]
+#define STP_A11 STP_A10, a[10]
+#define STP_A12 STP_A11, a[11]
+#define STP_A13 STP_A12, a[12]
+#define STP_A14 STP_A13, a[13]
+#define STP_A15 STP_A14, a[14]
+#define STP_A16 STP_A15, a[15]
+#define STP_T0
+#define STP_T1 , A
+#define STP_T2 STP_T1, A
+#define STP_T3 STP_T2, A
+#define STP_T4 STP_T3, A
+#define STP_T5 STP_T4, A
+#define STP_T6 STP_T5, A
+#define STP_T7 STP_T6, A
+#define STP_T8 STP_T7, A
+#define STP_T9 STP_T8, A
+#define STP_T10 STP_T9, A
+#define STP_T11 STP_T10, A
+#define STP_T12 STP_T11, A
+#define STP_T13 STP_T12, A
+#define STP_T14 STP_T13, A
+#define STP_T15 STP_T14, A
+#define STP_T16 STP_T15, A
 
-void gasnet_hsl_lock(gasnet_hsl_t *hsl) {
-  int rc = pthread_mutex_lock(&hsl->lock);
-  if (rc) stp_fatal("gasnet_hsl_lock: %s", strerror(rc));
-}
+#define STP_SHORT_CASE(n) \
+  case n: ((void (*)(T STP_T##n))fn)(tok STP_A##n); break;
+#define STP_PAYLOAD_CASE(n) \
+  case n: ((void (*)(T, void *, size_t STP_T##n))fn)(tok, buf, nbytes STP_A##n); break;
+#define STP_ALL_CASES(X) \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 
-void gasnet_hsl_unlock(gasnet_hsl_t *hsl) {
-  int rc = pthread_mutex_unlock(&hsl->lock);
-  if (rc) stp_fatal("gasnet_hsl_unlock: %s", strerror(rc));
-}
+static const char *const cat_name[] = {"Short", "Medium", "Long"};
 
-int gasnet_hsl_trylock(gasnet_hsl_t *hsl) {
-  int rc = pthread_mutex_trylock(&hsl->lock);
-  if (rc == EBUSY) return GASNET_ERR_NOT_READY;
-  if (rc) stp_fatal("gasnet_hsl_trylock: %s", strerror(rc));
-  return GASNET_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* error names                                                         */
-/* ------------------------------------------------------------------ */
-static const struct {
-  int code;
-  const char *name, *desc;
-} stp_errors[] = {
-    {GASNET_OK, "GASNET_OK", "No error"},
-    {GASNET_ERR_RESOURCE, "GASNET_ERR_RESOURCE", "Problem with requested resource"},
-    {GASNET_ERR_BAD_ARG, "GASNET_ERR_BAD_ARG", "Invalid function parameter passed"},
-    {GASNET_ERR_NOT_INIT, "GASNET_ERR_NOT_INIT", "Problem with GASNet initialization state"},
-    {GASNET_ERR_BARRIER_MISMATCH, "GASNET_ERR_BARRIER_MISMATCH", "Barrier id's mismatched"},
-    {GASNET_ERR_NOT_READY, "GASNET_ERR_NOT_READY", "Non-blocking operation not complete"},
-};
-
-const char *gasnet_ErrorName(int errval) {
-  for (size_t i = 0; i < sizeof(stp_errors) / sizeof(stp_errors[0]); i++)
-    if (stp_errors[i].code == errval) return stp_errors[i].name;
-  return "*unknown*";
-}
-
-const char *gasnet_ErrorDesc(int errval) {
-  for (size_t i = 0; i < sizeof(stp_errors) / sizeof(stp_errors[0]); i++)
-    if (stp_errors[i].code == errval) return stp_errors[i].desc;
-  return "no description available";
+void stp_am_run(stp_token_t *token, gasnet_handler_t handler, int cat, const gasnet_handlerarg_t *a, int nargs,
+                void *buf, size_t nbytes) {
+  stp_handlerfn_t fn = stp.handler[handler];
+  T tok = (T)token;
+  if (STP_UNLIKELY(!fn))
+    stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u",
+              cat_name[cat], token->is_request ? "request" : "reply", (unsigned)token->src, (unsigned)handler,
+              (unsigned)stp.mynode);
+  stp.in_handler++;
+  if (cat == STP_AM_SHORT) {
+    switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: stp_fatal("AM with %d arguments", nargs); }
+  } else {
+    switch (nargs) { STP_ALL_CASES(STP_PAYLOAD_CASE) default: stp_fatal("AM with %d arguments", nargs); }
+  }
+  stp.in_handler--;
 }

@@ -23,20 +23,23 @@
  * returns at once, so every send returns at local completion.  Finished
  * sends are reaped in batches (MPI progress does not need us to test them).
  *
- * Flow control: a node may have at most `window` requests to a peer whose
- * credit has not come back.  Every request's credit returns -- in the header
- * of its reply, or, when the handler did not reply, batched into the header
- * of any later message to that peer or into a credit-only message once half
- * a window is owed.  So the traffic in flight to a node, and what MPI must
- * buffer for it, is bounded by nodes x window messages whatever the client
- * does.  A requester out of credits polls everything, running incoming
- * request handlers, until its credits return; replies never wait for
- * credits and never run request handlers, so replies cannot deadlock.
+ * Flow control (the accounting is credits/'s, one credit per message): a
+ * node may have at most `window` requests to a peer whose credit has not
+ * come back.  Every request's credit returns -- in the header of its reply,
+ * or, when the handler did not reply, batched into the header of any later
+ * message to that peer or into a credit-only message once half a window is
+ * owed.  So the traffic in flight to a node, and what MPI must buffer for
+ * it, is bounded by nodes x window messages whatever the client does.  A
+ * requester out of credits polls everything, running incoming request
+ * handlers, until its credits return; replies never wait for credits and
+ * never run request handlers, so replies cannot deadlock.
  */
 #include "stp_internal.h"
 
 #include <mpi.h>
 #include <stdlib.h>
+
+#include "credits.h"
 
 #define TAG_REQ 1
 #define TAG_REP 2
@@ -78,9 +81,7 @@ static struct {
   sbuf_t **sbuf;            /* per send slot */
   int *free_slot, nfree;
   int *idx;
-  uint8_t *credits;         /* per peer: requests we may still send */
-  uint8_t *owed;            /* per peer: credits we hold for it */
-  int window, thresh;
+  credits_t cr;             /* flow control: one credit per message */
   sbuf_t *pool_small, *pool_large;
 } m;
 
@@ -157,13 +158,10 @@ static inline size_t args_end(int kind, int nargs) {
 
 static inline size_t payload_off(int kind, int nargs) { return STP_ALIGN_UP(args_end(kind, nargs), 16); }
 
-static inline uint8_t take_owed(gasnet_node_t peer, int extra) {
-  uint8_t c = (uint8_t)(m.owed[peer] + extra);
-  m.owed[peer] = 0;
-  return c;
-}
+/* Every message to a peer carries the credits owed to it (a header byte). */
+static inline uint8_t owed_to(gasnet_node_t peer) { return (uint8_t)credits_piggyback(&m.cr, peer, UINT8_MAX); }
 
-static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am, int extra_credit) {
+static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am) {
   size_t off = am->cat == STP_AM_SHORT ? args_end(STP_AM_SHORT, am->nargs) : payload_off(am->cat, am->nargs);
   size_t len = off + am->nbytes;
   sbuf_t *b = sbuf_get(len);
@@ -172,7 +170,7 @@ static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am, int extra_c
   h->kind = am->cat;
   h->handler = am->handler;
   h->nargs = am->nargs;
-  h->credits = take_owed(dest, extra_credit);
+  h->credits = owed_to(dest);
   h->nbytes = (uint32_t)am->nbytes;
   p += HDR_BYTES;
   if (am->cat == STP_AM_LONG) {
@@ -191,7 +189,7 @@ static void send_credits(gasnet_node_t dest) {
   h->kind = KIND_CREDIT;
   h->handler = 0;
   h->nargs = 0;
-  h->credits = take_owed(dest, 0);
+  h->credits = owed_to(dest);
   h->nbytes = 0;
   send_msg(dest, TAG_REP, b, HDR_BYTES);
 }
@@ -208,8 +206,12 @@ static void handle_msg(char *p, int is_request, const MPI_Status *st) {
   gasnet_handlerarg_t args[16];
 
   memcpy(&h, p, sizeof(h));
-  m.credits[src] = (uint8_t)(m.credits[src] + h.credits);
+  if (h.credits && STP_UNLIKELY(credits_returned(&m.cr, src, h.credits) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)src, credits_error(&m.cr));
   if (h.kind == KIND_CREDIT) return;
+  if (is_request && STP_UNLIKELY(credits_arrived(&m.cr, src, 1) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u sent more requests than its credits allow: %s", (unsigned)src,
+              credits_error(&m.cr));
 
   buf = p + payload_off(h.kind, h.nargs);
   if (h.kind == STP_AM_LONG) {
@@ -234,7 +236,8 @@ static void handle_msg(char *p, int is_request, const MPI_Status *st) {
   tok.replied = 0;
   tok.core = NULL;
   stp_am_run(&tok, h.handler, h.kind, args, h.nargs, buf, h.nbytes);
-  if (tok.is_request && !tok.replied && ++m.owed[src] >= m.thresh) send_credits(src);
+  /* a reply carried the credit back; otherwise it waits for a later message */
+  if (tok.is_request && !tok.replied && credits_flush_due(&m.cr, src)) send_credits(src);
 }
 
 /* Re-post the receives handled since the last poll, oldest first (the ring
@@ -272,17 +275,18 @@ static int mpi_poll(void) {
 /* requests and replies                                                */
 /* ------------------------------------------------------------------ */
 static int mpi_request(gasnet_node_t dest, const stp_am_t *am) {
-  if (STP_UNLIKELY(!m.credits[dest])) {
+  if (STP_UNLIKELY(credits_charge(&m.cr, dest, 1) != CREDITS_OK)) {
     unsigned spins = 0;
-    while (!m.credits[dest]) stp_wait_step(&spins);
+    int rc;
+    while ((rc = credits_charge(&m.cr, dest, 1)) == CREDITS_EAGAIN) stp_wait_step(&spins); /* serving others */
+    if (rc != CREDITS_OK) stp_fatal("AM flow control: a request to node %u can never be paid for", (unsigned)dest);
   }
-  m.credits[dest]--;
-  send_am(dest, TAG_REQ, am, 0);
+  send_am(dest, TAG_REQ, am);
   return GASNET_OK;
 }
 
 static int mpi_reply(stp_token_t *token, const stp_am_t *am) {
-  send_am(token->src, TAG_REP, am, 1);
+  send_am(token->src, TAG_REP, am); /* replies are free: never wait */
   return GASNET_OK;
 }
 
@@ -319,16 +323,18 @@ static void ring_close(rring_t *r) {
 
 static int mpi_attach(void) {
   uint64_t w = stp_env_u64("STAGEPORT_AM_CREDITS", 0);
+  credits_cfg_t cfg = {0};
   if (!w) w = STP_MIN(64, 16384 / (stp.nodes ? stp.nodes : 1)); /* bound nodes x window x 64 KiB */
   if (w < 2) w = 2;
-  if (w > 255) stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": at most 255", w);
-  m.window = (int)w;
-  m.thresh = m.window / 2;
+  if (w > UINT8_MAX) stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": at most %d", w, UINT8_MAX);
+  cfg.npeers = stp.nodes;
+  cfg.mode = CREDITS_STATIC;
+  cfg.grant = (uint32_t)w;
+  cfg.max_grant = UINT8_MAX; /* what a header byte can return at once */
+  cfg.unit_bytes = 0;        /* every message costs 1: one pre-posted receive of the largest size */
+  cfg.batch = (uint32_t)w / 2;
+  if (credits_init(&m.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&m.cr));
   MPI_Comm_dup(MPI_COMM_WORLD, &m.comm);
-  m.credits = malloc(stp.nodes);
-  m.owed = calloc(stp.nodes, 1);
-  if (!m.credits || !m.owed) stp_fatal("gasnet_attach: out of memory");
-  memset(m.credits, m.window, stp.nodes);
   grow_slots();
   ring_open(&m.rep, (int)stp_env_u64("STAGEPORT_MPI_RECV_REPLY", 16), TAG_REP, 0);
   ring_open(&m.req, (int)stp_env_u64("STAGEPORT_MPI_RECV_REQUEST", 32), TAG_REQ, 1);
@@ -351,10 +357,11 @@ static void mpi_detach(void) {
     }
   }
   MPI_Comm_free(&m.comm);
+  credits_fini(&m.cr);
 }
 
 const stp_core_ops_t stp_core_mpi_ops = {
-    .name = "mpi",
+    .name = "core-mpi",
     .attach = mpi_attach,
     .detach = mpi_detach,
     .max_medium = MAX_PAYLOAD,

@@ -1,11 +1,10 @@
 /*
  * ucx_rma.c -- the Extended API over UCX one-sided RMA (the `ucx` stage).
  *
- * The segment is allocated by UCX, so shared-memory transports reach it with
- * plain stores and network transports with RDMA; its rkey is exchanged at
- * attach.  Puts and gets go straight to ucp_put_nbx/ucp_get_nbx into the
- * target's segment; local buffers may be anywhere (UCX copies or registers
- * them itself).
+ * The network (ucx_conduit.h) holds the UCX worker, endpoints and every
+ * node's segment key.  Puts and gets go straight to ucp_put_nbx/ucp_get_nbx
+ * into the target's segment; local buffers may be anywhere (UCX copies or
+ * registers them itself).
  *
  * Completion: a get completes when its data is local (callback, or at once).
  * A put completes locally when ucp_put_nbx's request does (non-bulk puts wait
@@ -16,65 +15,35 @@
  * ucx_sync(), which flushes exactly those endpoints and holds one put count
  * per flush still in flight.  A blocking put is a put plus one endpoint flush.
  */
-#include "stp_internal.h"
+#include "ucx_conduit.h"
 
 #include <stdlib.h>
-
-#include "stp_ucx.h"
 
 #define DIRTY_MANY UINT64_MAX /* op->ext[0]: node+1, or MANY with a bitmap in ext[1] */
 
 static struct {
-  stp_ucx_t u;
-  stp_ucx_region_t seg;
-  stp_ucx_remote_t *rseg;
   size_t bitmap_words;
   uint64_t *spare; /* one recycled dirty bitmap: no malloc per multi-node sync */
 } x;
 
-static void boot_allgather(void *ctx, const void *mine, void *all, size_t len) {
-  (void)ctx;
-  stp_boot_allgather(mine, all, len);
-}
-
 /* ------------------------------------------------------------------ */
 /* setup                                                               */
 /* ------------------------------------------------------------------ */
-static int ucx_segment_alloc(uintptr_t size, void **base) {
-  stp_ucx_boot_t boot = {(int)stp.mynode, (int)stp.nodes, boot_allgather, NULL};
-  if (stp_ucx_open(&x.u, &boot, UCP_FEATURE_RMA, 0, "ext-ucx") != UCS_OK)
-    stp_fatal("gasnet_attach: the ucx stage could not open UCX (see the message above)");
-  x.bitmap_words = (stp.nodes + 63) / 64;
-  *base = NULL;
-  if (!size) return GASNET_OK;
-  if (stp_ucx_region_map(&x.u, NULL, size, &x.seg) != UCS_OK) return GASNET_ERR_RESOURCE;
-  *base = x.seg.addr;
-  return GASNET_OK;
-}
-
 static int ucx_attach(void) {
-  x.rseg = calloc(stp.nodes, sizeof(*x.rseg));
-  if (!x.rseg) stp_fatal("gasnet_attach: out of memory");
-  if (stp_ucx_exchange(&x.u, &x.seg, x.rseg) != UCS_OK)
-    stp_fatal("gasnet_attach: the ucx stage could not exchange segment keys (see the message above)");
+  x.bitmap_words = (stp.nodes + 63) / 64;
   return GASNET_OK;
 }
 
 static void ucx_detach(void) {
-  stp_ucx_remote_release(&x.u, x.rseg);
-  free(x.rseg);
-  x.rseg = NULL;
   free(x.spare);
   x.spare = NULL;
-  if (x.seg.memh) stp_ucx_region_unmap(&x.u, &x.seg);
-  stp_ucx_close(&x.u);
 }
 
 /* ------------------------------------------------------------------ */
 /* completion                                                          */
 /* ------------------------------------------------------------------ */
 static void fail(ucs_status_t st, const char *what, gasnet_node_t node) {
-  stp_ucx_report(&x.u, st, "%s node %u", what, (unsigned)node);
+  stp_ucx_report(&stp_uc.u, st, "%s node %u", what, (unsigned)node);
   stp_fatal("ucx stage: %s node %u failed: %s", what, (unsigned)node, ucs_status_string(st));
 }
 
@@ -120,7 +89,7 @@ static void flush_node(stp_op_t *op, gasnet_node_t node) {
   p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
   p.cb.send = put_flushed;
   p.user_data = op;
-  req = ucp_ep_flush_nbx(x.u.ep[node], &p);
+  req = ucp_ep_flush_nbx(stp_uc.u.ep[node], &p);
   if (STP_LIKELY(req == NULL)) return;
   if (UCS_PTR_IS_ERR(req)) fail(UCS_PTR_STATUS(req), "flushing puts to", node);
   op->puts++;
@@ -149,7 +118,7 @@ static void ucx_put(stp_op_t *op, gasnet_node_t node, void *dst, const void *src
   ucp_request_param_t p;
   ucs_status_ptr_t req;
   p.op_attr_mask = 0;
-  req = ucp_put_nbx(x.u.ep[node], src, n, (uint64_t)(uintptr_t)dst, x.rseg[node].rkey, &p);
+  req = ucp_put_nbx(stp_uc.u.ep[node], src, n, (uint64_t)(uintptr_t)dst, stp_uc.rseg[node].rkey, &p);
   mark_dirty(op, node);
   if (STP_LIKELY(req == NULL)) return;
   if (UCS_PTR_IS_ERR(req)) fail(UCS_PTR_STATUS(req), "put to", node);
@@ -166,22 +135,17 @@ static void ucx_get(stp_op_t *op, void *dst, gasnet_node_t node, const void *src
   p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
   p.cb.send = get_done;
   p.user_data = op;
-  req = ucp_get_nbx(x.u.ep[node], dst, n, (uint64_t)(uintptr_t)src, x.rseg[node].rkey, &p);
+  req = ucp_get_nbx(stp_uc.u.ep[node], dst, n, (uint64_t)(uintptr_t)src, stp_uc.rseg[node].rkey, &p);
   if (STP_LIKELY(req == NULL)) return;
   if (UCS_PTR_IS_ERR(req)) fail(UCS_PTR_STATUS(req), "get from", node);
   op->gets++;
 }
 
-static int ucx_poll(void) { return (int)ucp_worker_progress(x.u.worker); }
-
 const stp_ext_ops_t stp_ext_ucx_ops = {
-    .name = "ucx",
-    .segment_alloc = ucx_segment_alloc,
+    .name = "ext-ucx",
     .attach = ucx_attach,
     .detach = ucx_detach,
     .put = ucx_put,
     .get = ucx_get,
-    .memset = stp_ext_ref_memset, /* UCX has no remote memset: one AM, as in ext-ref */
-    .sync = ucx_sync,
-    .poll = ucx_poll,
+    .sync = ucx_sync, /* (no memset: UCX has none; the API layer's AM) */
 };

@@ -117,7 +117,10 @@
  *                        straight to UCX RMA: no target CPU at all, the ACK
  *                        from remote completion (a flush).  See section 5.
  *   PTL_IFACE_DEFAULT    the mode named by the environment variable
- *                        PTL_MODE=host|offload (default: host).
+ *                        PTL_MODE=host|offload, else PTLX_IFACE_DEFAULT_MODE
+ *                        (offload: the NIC does the Portals work, as on the
+ *                        SeaStar; stageport's hybrid stage uses the same
+ *                        default).
  * Environment: PTL_PUBLISH=0 turns publishing off (offload mode then
  * matches everything on the progress thread); PTL_VERBOSE=1 prints the mode
  * and transport choices at PtlNIInit.
@@ -133,10 +136,12 @@
  * data from its MD.  ACKs and replies name the initiator's MD by handle and
  * are dropped if that handle is stale.
  *
- * Bootstrap: job rank and size, and the exchange of UCX addresses, come from
- * MPI (MPI_COMM_WORLD): PtlInit calls MPI_Init if the client has not, and
- * PtlFini then calls MPI_Finalize.  A client with its own launcher calls
- * PtlXBootstrap before PtlNIInit instead.  PtlNIInit and PtlNIFini are
+ * Bootstrap: job rank and size, the exchange of UCX addresses and the
+ * collectives of PtlNIInit/PtlNIFini come from a stp_boot_t (stp_boot.h).
+ * A client with its own launcher gives one to PtlXBootstrap before
+ * PtlNIInit; without one, ptl uses stageport's MPI launcher (boot_mpi.h,
+ * MPI_COMM_WORLD): PtlInit then calls MPI_Init if the client has not, and
+ * PtlFini calls MPI_Finalize if PtlInit did.  PtlNIInit and PtlNIFini are
  * collective over the job (every process calls them; PtlNIFini waits for
  * every process so that nothing is still being written when memory is
  * released).  A process is {nid = job rank, pid = 0}.
@@ -195,6 +200,8 @@
 #define PTL_H
 
 #include <stdint.h>
+
+#include "stp_boot.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -373,6 +380,7 @@ enum {
 #define PTL_IFACE_DEFAULT ((ptl_interface_t)0)
 #define PTLX_IFACE_HOST ((ptl_interface_t)1)
 #define PTLX_IFACE_OFFLOAD ((ptl_interface_t)2)
+#define PTLX_IFACE_DEFAULT_MODE PTLX_IFACE_OFFLOAD /* PTL_IFACE_DEFAULT without PTL_MODE */
 #define PTLX_PT_INDEX_MAX 63
 
 /* ---------------------------------------------------------------- library */
@@ -474,16 +482,9 @@ const char *PtlEventKindStr(ptl_event_kind_t kind);
 
 /* ================================================================ extensions */
 
-/* Bootstrap hook: set before PtlNIInit to run without MPI (or on another
- * communicator).  allgather: every process's len bytes into all[size*len]
- * in rank order; barrier: wait for every process.  The struct is copied. */
-typedef struct {
-  int rank, size;
-  void (*allgather)(void *ctx, const void *mine, void *all, unsigned long len);
-  void (*barrier)(void *ctx);
-  void *ctx;
-} ptlx_boot_t;
-int PtlXBootstrap(const ptlx_boot_t *boot);
+/* Bootstrap hook: set before PtlInit/PtlNIInit to run without MPI (or on
+ * another communicator).  The struct is copied. */
+int PtlXBootstrap(const stp_boot_t *boot);
 
 /* The mode of an NI: PTLX_IFACE_HOST or PTLX_IFACE_OFFLOAD. */
 int PtlXNIMode(ptl_handle_ni_t ni_handle, ptl_interface_t *mode);

@@ -101,11 +101,9 @@ typedef struct ptl_meo ptl_meo_t;
 
 /* Memory registration of an MD (filled by the transport). */
 typedef struct ptl_reg {
-  void *memh; /* ucp_mem_h, or NULL */
-  int owned;  /* this MD registered it (else it belongs to an extension region) */
-  int pinned; /* mlock succeeded on [pin_addr, +pin_len) */
-  void *pin_addr;
-  size_t pin_len;
+  void *memh;   /* ucp_mem_h, or NULL */
+  void *region; /* the transport's registration (owned: this MD's own, else an extension region's) */
+  int owned;    /* this MD registered (and pinned) it */
 } ptl_reg_t;
 
 typedef struct ptl_mdo {

@@ -1,13 +1,11 @@
 /*
- * ptl_mem.c -- what an MD costs: pinning (mlock) and UCX registration, and
- * the extension allocator whose memory costs nothing to describe.
+ * ptl_mem.c -- what an MD costs: pinning and UCX registration (done by the
+ * ucx/ module), and the extension allocator whose memory costs nothing to
+ * describe.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "ptl_ucx.h"
 
@@ -33,46 +31,35 @@ static void warn_pin_refused(int err) {
 int ptl_mem_register(ptl_ni_t *ni, void *start, ptl_size_t len, ptl_reg_t *reg) {
   ptl_x_t *x = ptl_x(ni);
   ptl_xmem_t *m = xmem_find(x, start, len);
-  ucp_mem_map_params_t mp;
-  ucp_mem_h memh;
-  ucs_status_t st;
-  long page = sysconf(_SC_PAGESIZE);
-  uintptr_t a0 = (uintptr_t)start & ~(uintptr_t)(page - 1);
-  uintptr_t a1 = ((uintptr_t)start + len + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+  stp_ucx_region_t *r;
 
   memset(reg, 0, sizeof(*reg));
   if (m) { /* already registered: free */
     reg->memh = m->reg.memh;
+    reg->region = &m->reg;
     return PTL_OK;
   }
+  if (!(r = malloc(sizeof(*r)))) return PTL_NO_SPACE;
   ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_MD_REGISTER, 1);
-  if (mlock((void *)a0, a1 - a0) == 0) {
-    reg->pinned = 1;
-    reg->pin_addr = (void *)a0;
-    reg->pin_len = a1 - a0;
-  } else {
-    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_MD_PIN_FAIL, 1);
-    warn_pin_refused(errno);
-  }
-  memset(&mp, 0, sizeof(mp));
-  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
-  mp.address = start;
-  mp.length = len;
-  st = ucp_mem_map(x->u.context, &mp, &memh);
-  if (st != UCS_OK) {
-    stp_ucx_report(&x->u, st, "registering an MD of %llu bytes at %p", (unsigned long long)len, start);
-    if (reg->pinned) munlock(reg->pin_addr, reg->pin_len);
-    memset(reg, 0, sizeof(*reg));
+  if (stp_ucx_region_map(&x->u, start, len, STP_UCX_PIN, r) != UCS_OK) { /* (reported) */
+    free(r);
     return PTL_NO_SPACE;
   }
-  reg->memh = memh;
+  if (!r->pin_addr) {
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_MD_PIN_FAIL, 1);
+    warn_pin_refused(r->pin_errno);
+  }
+  reg->memh = r->memh;
+  reg->region = r;
   reg->owned = 1;
   return PTL_OK;
 }
 
 void ptl_mem_deregister(ptl_ni_t *ni, ptl_reg_t *reg) {
-  if (reg->owned && reg->memh) ucp_mem_unmap(ptl_x(ni)->u.context, reg->memh);
-  if (reg->pinned) munlock(reg->pin_addr, reg->pin_len);
+  if (reg->owned && reg->region) {
+    stp_ucx_region_unmap(&ptl_x(ni)->u, reg->region);
+    free(reg->region);
+  }
   memset(reg, 0, sizeof(*reg));
 }
 
@@ -85,7 +72,7 @@ int PtlXMemAlloc(ptl_handle_ni_t ni_handle, ptl_size_t length, void **addr) {
   if (!length) return PTL_MD_ILLEGAL;
   x = ptl_x(ni);
   if (!(m = calloc(1, sizeof(*m)))) return PTL_NO_SPACE;
-  if (stp_ucx_region_map(&x->u, NULL, length, &m->reg) != UCS_OK) {
+  if (stp_ucx_region_map(&x->u, NULL, length, STP_UCX_ALLOCATE, &m->reg) != UCS_OK) {
     free(m);
     return PTL_NO_SPACE;
   }

@@ -1,9 +1,9 @@
 /*
- * ptl_ni.c -- library and NI setup: bootstrap (MPI or PtlXBootstrap), the
- * UCX context and workers, the progress thread of offload mode, teardown.
+ * ptl_ni.c -- library and NI setup: bootstrap (PtlXBootstrap's, else the
+ * MPI launcher's), the UCX context and workers, the progress thread of
+ * offload mode, teardown.
  */
 #include <linux/membarrier.h>
-#include <mpi.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -15,16 +15,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot_mpi.h"
 #include "ptl_ucx.h"
 
 #define NIC_SPIN_NS 200000 /* progress thread: busy-poll this long after activity */
 #define DRAIN_NS 2000000000ull
 
 static struct {
-  int inits;    /* PtlInit calls not yet undone */
-  int mpi_ours; /* PtlInit started MPI */
-  int have_boot;
-  ptlx_boot_t boot;
+  int inits;     /* PtlInit calls not yet undone */
+  int have_boot; /* given by PtlXBootstrap, or opened by PtlInit */
+  int boot_ours; /* PtlInit opened the MPI launcher */
+  stp_boot_t boot;
 } lib;
 
 void ptl_warn(const char *fmt, ...) {
@@ -44,23 +45,9 @@ static uint64_t now_ns(void) {
 }
 
 /* ---------------------------------------------------------------- bootstrap */
-static void mpi_allgather(void *ctx, const void *mine, void *all, unsigned long len) {
-  (void)ctx;
-  MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD);
-}
-
-static void mpi_barrier(void *ctx) {
-  (void)ctx;
-  MPI_Barrier(MPI_COMM_WORLD);
-}
-
-static void ucx_allgather(void *ctx, const void *mine, void *all, size_t len) {
-  lib.boot.allgather(ctx, mine, all, len);
-}
-
-int PtlXBootstrap(const ptlx_boot_t *boot) {
+int PtlXBootstrap(const stp_boot_t *boot) {
   if (!boot) return PTL_SEGV;
-  if (ptl_the_ni) return PTL_FAIL; /* too late */
+  if (ptl_the_ni || lib.boot_ours) return PTL_FAIL; /* too late */
   if (boot->size <= 0 || boot->rank < 0 || boot->rank >= boot->size || !boot->allgather || !boot->barrier)
     return PTL_FAIL;
   lib.boot = *boot;
@@ -71,14 +58,8 @@ int PtlXBootstrap(const ptlx_boot_t *boot) {
 int PtlInit(int *max_interfaces) {
   if (!max_interfaces) return PTL_SEGV;
   if (!lib.inits && !lib.have_boot) {
-    int up = 0, down = 0, provided;
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    if (down) return PTL_FAIL;
-    if (!up) {
-      if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return PTL_FAIL;
-      lib.mpi_ours = 1;
-    }
+    if (stp_boot_mpi_open(NULL, NULL, "ptl: PtlInit", &lib.boot)) return PTL_FAIL;
+    lib.have_boot = lib.boot_ours = 1;
   }
   lib.inits++;
   *max_interfaces = 1;
@@ -86,12 +67,10 @@ int PtlInit(int *max_interfaces) {
 }
 
 void PtlFini(void) {
-  int down = 0;
   if (!lib.inits || --lib.inits) return;
-  if (lib.mpi_ours) {
-    MPI_Finalized(&down);
-    if (!down) MPI_Finalize();
-    lib.mpi_ours = 0;
+  if (lib.boot_ours) {
+    stp_boot_mpi_close(0); /* MPI_Finalize if PtlInit started MPI */
+    lib.have_boot = lib.boot_ours = 0;
   }
 }
 
@@ -129,8 +108,9 @@ static ptl_interface_t mode_of(ptl_interface_t iface) {
   if (iface != PTL_IFACE_DEFAULT) return iface;
   e = getenv("PTL_MODE");
   if (e && !strcmp(e, "offload")) return PTLX_IFACE_OFFLOAD;
-  if (e && strcmp(e, "host") && *e) ptl_warn("PTL_MODE=%s is neither host nor offload: using host", e);
-  return PTLX_IFACE_HOST;
+  if (e && !strcmp(e, "host")) return PTLX_IFACE_HOST;
+  if (e && *e) ptl_warn("PTL_MODE=%s is neither host nor offload: using the default", e);
+  return PTLX_IFACE_DEFAULT_MODE;
 }
 
 static void x_close(ptl_x_t *x) {
@@ -163,11 +143,6 @@ int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desir
     if (actual) *actual = ptl_limits;
     return PTL_OK;
   }
-  if (!lib.have_boot) {
-    lib.boot = (ptlx_boot_t){0, 0, mpi_allgather, mpi_barrier, NULL};
-    MPI_Comm_rank(MPI_COMM_WORLD, &lib.boot.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &lib.boot.size);
-  }
   offload = mode == PTLX_IFACE_OFFLOAD;
   if (!(x = calloc(1, sizeof(*x))) || !(x->peer = calloc((size_t)lib.boot.size, sizeof(*x->peer))) ||
       !(modes = malloc((size_t)lib.boot.size * sizeof(*modes)))) {
@@ -179,8 +154,7 @@ int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desir
   if (ptl_pool_init(&x->ops[0], PTL_KIND_OP, sizeof(ptl_op_t), 1u << 22) != PTL_OK ||
       ptl_pool_init(&x->ops[1], PTL_KIND_OP, sizeof(ptl_op_t), 1u << 22) != PTL_OK)
     goto fail;
-  stp_ucx_boot_t sb = {lib.boot.rank, lib.boot.size, ucx_allgather, lib.boot.ctx};
-  if (stp_ucx_open(&x->u, &sb, UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP, offload, "ptl") != UCS_OK)
+  if (stp_ucx_open(&x->u, &lib.boot, UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP, offload, "ptl") != UCS_OK)
     goto fail;
   if (offload && stp_ucx_worker_open(&x->u, &x->tx, 0) != UCS_OK) goto fail;
   x->txw = offload ? x->tx.worker : x->u.worker;

@@ -31,7 +31,7 @@
 /* ---------------------------------------------------------------- owner side */
 typedef struct {
   ptl_wctl_t w;
-  void *memh;
+  void *region; /* the MD's registration (stp_ucx_region_t), whose key is published */
 } pub_item_t;
 
 typedef struct {
@@ -63,7 +63,7 @@ static void item_of(ptl_ni_t *ni, ptl_meo_t *me, int kind, pub_item_t *it) {
   it->w.options = me->md->d.options;
   it->w.base = (uint64_t)(uintptr_t)me->md->d.start;
   it->w.length = me->md->d.length;
-  it->memh = me->md->reg.memh;
+  it->region = me->md->reg.region;
 }
 
 /* Send one control message to every offload peer, in stream order. */
@@ -121,11 +121,9 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, -(ptl_sr_value_t)rev.n);
   }
   for (size_t i = 0; i < pub.n; i++) {
-    void *rkey = NULL;
-    size_t len = 0;
-    if (ucp_rkey_pack(x->u.context, pub.v[i].memh, &rkey, &len) != UCS_OK) len = 0;
-    ctl_broadcast(ni, &pub.v[i].w, rkey, len); /* no rkey: peers file nothing */
-    if (rkey) ucp_rkey_buffer_release(rkey);
+    stp_ucx_region_t *r = pub.v[i].region; /* its packed key is kept with it */
+    if (!r || stp_ucx_region_rkey(&x->u, r) != UCS_OK) ctl_broadcast(ni, &pub.v[i].w, NULL, 0); /* peers file nothing */
+    else ctl_broadcast(ni, &pub.v[i].w, r->rkey, r->rkey_len);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, 1);
   }
   free(rev.v);

@@ -28,7 +28,7 @@ static ptl_pubent_t *pub_find(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl
     if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask)) continue;
     if (st == PUB_PENDING) { /* first use: the key is unpacked here, by the thread that uses it */
       int pending = PUB_PENDING;
-      if (ucp_ep_rkey_unpack(x->txep[target], e->rkey_buf, &e->rkey) != UCS_OK) return NULL;
+      if (stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey) != UCS_OK) return NULL;
       if (!atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID)) return NULL; /* revoked meanwhile */
     }
     peer->hot = i;
@@ -150,7 +150,7 @@ sc_events(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t 
  * on it (then it covers exactly this Put, and it is UCX's cheaper flush:
  * the interfaces, not the endpoint's lanes); else the endpoint's, so that
  * a send to a peer that is not progressing never holds up this Put. */
-static inline __attribute__((always_inline)) int sc_rma(ptl_ni_t *ni, ptl_x_t *x, int put, uint32_t target,
+static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uint32_t target,
                                                         ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
                                                         const ptl_pubent_t *e, ptl_size_t roff) {
   static const ucp_request_param_t no_param = {.op_attr_mask = 0};
@@ -161,16 +161,10 @@ static inline __attribute__((always_inline)) int sc_rma(ptl_ni_t *ni, ptl_x_t *x
   p.memh = md->reg.memh;
   req = put ? ucp_put_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
             : ucp_get_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
-  if (PTL_UNLIKELY(req != NULL)) {
-    if (UCS_PTR_IS_ERR(req)) return 0;
-    ptl_wait_req(ni, x->txw, req);
-  }
+  if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait(x->txw, req) != UCS_OK) return 0;
   if (put) {
     req = PTL_LIKELY(!x->tx_inflight) ? ucp_worker_flush_nbx(x->txw, &no_param) : ucp_ep_flush_nbx(ep, &no_param);
-    if (PTL_UNLIKELY(req != NULL)) {
-      if (UCS_PTR_IS_ERR(req)) return 0;
-      ptl_wait_req(ni, x->txw, req);
-    }
+    if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait(x->txw, req) != UCS_OK) return 0;
   }
   return 1;
 }
@@ -299,7 +293,7 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
   ptl_size_t mlen;
   if (PTL_LIKELY((unsigned)ack_req <= (unsigned)PTL_NO_ACK_REQ) &&
       sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen)) {
-    int ok = sc_rma(ni, x, 1, target.nid, md, loff, mlen, e, roff);
+    int ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff);
     sc_end(x);
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
@@ -353,7 +347,7 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
   ptl_pubent_t *e;
   ptl_size_t mlen;
   if (sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_GET, &x, &md, &e, &mlen)) {
-    int ok = sc_rma(ni, x, 0, target.nid, md, loff, mlen, e, roff);
+    int ok = sc_rma(x, 0, target.nid, md, loff, mlen, e, roff);
     sc_end(x);
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_REPLY_START, PTL_EVENT_REPLY_END, target, pt, bits, len, mlen, loff, 0,

@@ -177,7 +177,6 @@ int ptl_xport_handlers(ptl_ni_t *ni);
  * run) or SEND_FAIL (reported). */
 int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, size_t hlen, const void *data,
                 size_t len, void *memh, ptl_op_t *op, ucp_send_nbx_callback_t cb);
-void ptl_wait_req(ptl_ni_t *ni, ucp_worker_h w, ucs_status_ptr_t req); /* progress w until req is done */
 
 /* ptl_put.c */
 void ptl_send_cb(void *req, ucs_status_t st, void *user_data); /* an app-side send completed */

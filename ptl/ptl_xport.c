@@ -24,13 +24,6 @@ void ptl_op_put(ptl_op_t *op) { ptl_pool_free(&ptl_x(op->ni)->ops[op->side], op)
 
 static void rx_send_cb(void *req, ucs_status_t st, void *user_data);
 
-void ptl_wait_req(ptl_ni_t *ni, ucp_worker_h w, ucs_status_ptr_t req) {
-  (void)ni;
-  if (!UCS_PTR_IS_PTR(req)) return;
-  while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(w);
-  ucp_request_free(req);
-}
-
 int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, size_t hlen, const void *data,
                 size_t len, void *memh, ptl_op_t *op, ucp_send_nbx_callback_t cb) {
   ptl_x_t *x = ptl_x(ni);
@@ -59,8 +52,10 @@ int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, 
     return SEND_FAIL;
   }
   if (!op) {
-    ptl_wait_req(ni, side == PTL_SIDE_RX ? x->u.worker : x->txw, req);
-    return SEND_DONE;
+    ucs_status_t st = stp_ucx_wait(side == PTL_SIDE_RX ? x->u.worker : x->txw, req);
+    if (st == UCS_OK) return SEND_DONE;
+    stp_ucx_report(&x->u, st, "sending a ptl message (id %u) to rank %d", id, peer);
+    return SEND_FAIL;
   }
   if (side == PTL_SIDE_APP) x->tx_inflight++;
   return SEND_LATER;

@@ -22,7 +22,7 @@
 #               unit: the pure-module unit tests (UNIT_TESTS, no MPI), once;
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
 #               when a stage built on ptl is in STAGES
-#   UNIT_TESTS  unit test binaries in BINDIR (default: unit_portals_bits)
+#   UNIT_TESTS  unit test binaries in BINDIR (default: unit_portals_bits unit_credits)
 #   PTL_RUNNER  ptl's runner script (its PASS/FAIL lines are counted here),
 #   PTL_BUILDDIR  and ptl's build directory
 #   NPS         process counts for conformance (default: 2 3 4)
@@ -43,7 +43,7 @@ MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
 TESTS=${TESTS:-unit ptl conformance badinput exittest}
-UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits}
+UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits}
 PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
 EXIT_NPS=${EXIT_NPS:-$NPS}

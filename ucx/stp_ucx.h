@@ -1,10 +1,11 @@
 /*
  * stp_ucx.h -- the one UCX module: every UCX user in stageport (ext-ucx, the
- * ptl Portals emulation) gets its context, worker, endpoints, memory
- * registration, rkey exchange, waiting and error reporting here.
+ * ptl Portals emulation) gets its context, workers, endpoints, memory
+ * registration (and pinning), remote keys, request waits and error reports
+ * here; users call UCX directly only to move data.
  *
- * It knows nothing of GASNet or Portals: the caller supplies its rank, the
- * job size and an allgather (the bootstrap), and a name used in messages.
+ * It knows nothing of GASNet or Portals: the caller supplies the bootstrap
+ * (stp_boot.h) and a name used in messages.
  *
  * Errors: every function that can fail returns a ucs_status_t and has
  * already printed one line naming the user, what was being done, the UCX
@@ -20,19 +21,14 @@
 #include <stdint.h>
 #include <ucp/api/ucp.h>
 
-typedef struct stp_ucx_boot {
-  int rank, size;
-  /* gather len bytes from every rank into all[size * len], rank order */
-  void (*allgather)(void *ctx, const void *mine, void *all, size_t len);
-  void *ctx;
-} stp_ucx_boot_t;
+#include "stp_boot.h"
 
 typedef struct stp_ucx {
   ucp_context_h context;
   ucp_worker_h worker;
   ucp_ep_h *ep; /* per rank, self included */
   int rank, size;
-  stp_ucx_boot_t boot;
+  stp_boot_t boot;
   const char *user; /* named in every message */
   char *addrs;      /* every rank's main-worker address, addr_len bytes apart */
   size_t addr_len;  /* (kept for stp_ucx_worker_open) */
@@ -47,15 +43,24 @@ typedef struct stp_ucx_worker {
   ucp_ep_h *ep; /* per rank, to that rank's main worker */
 } stp_ucx_worker_t;
 
-/* Memory registered with UCX, with its packed remote key. */
+/* Memory registered with UCX. */
 typedef struct stp_ucx_region {
   void *addr;
   size_t len;
   ucp_mem_h memh;
-  void *rkey;
+  void *rkey; /* packed remote key (STP_UCX_RKEY, or stp_ucx_region_rkey), or NULL */
   size_t rkey_len;
-  int allocated; /* UCX allocated the memory (shared-memory capable) */
+  void *pin_addr; /* the pages pinned (STP_UCX_PIN), or NULL */
+  size_t pin_len;
+  int pin_errno;  /* STP_UCX_PIN refused: why (mlock's errno), else 0 */
 } stp_ucx_region_t;
+
+/* stp_ucx_region_map flags */
+enum {
+  STP_UCX_ALLOCATE = 1, /* UCX allocates len bytes (addr ignored) */
+  STP_UCX_PIN = 2,      /* pin the pages first (mlock), as a NIC must; refusal is not an error */
+  STP_UCX_RKEY = 4,     /* pack the remote key now */
+};
 
 /* A peer's region as seen from here. */
 typedef struct stp_ucx_remote {
@@ -67,7 +72,7 @@ typedef struct stp_ucx_remote {
 /* Open: context with the given UCP_FEATURE_* bits, one worker (thread_multi:
  * UCS_THREAD_MODE_MULTI for users with a progress thread), endpoints to every
  * rank.  Collective. */
-ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_ucx_boot_t *boot, uint64_t features, int thread_multi,
+ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_boot_t *boot, uint64_t features, int thread_multi,
                           const char *user);
 /* Close endpoints (without waiting for peers that may be gone), worker and
  * context.  Not collective.  Close extra workers first. */
@@ -81,19 +86,26 @@ void stp_ucx_worker_close(stp_ucx_t *u, stp_ucx_worker_t *w);
 
 static inline unsigned stp_ucx_progress(stp_ucx_t *u) { return ucp_worker_progress(u->worker); }
 
-/* Register [addr, addr+len), or, with addr == NULL, let UCX allocate len
- * bytes (shared-memory transports can then reach it with plain loads and
- * stores: the fast path for a segment).  Packs the remote key. */
-ucs_status_t stp_ucx_region_map(stp_ucx_t *u, void *addr, size_t len, stp_ucx_region_t *r);
+/* Register [addr, addr+len), or with STP_UCX_ALLOCATE let UCX allocate
+ * len bytes (shared-memory transports can then reach it with plain loads
+ * and stores: the fast path for a segment).  Unmap undoes all of it
+ * (deregisters, unpins, frees the key). */
+ucs_status_t stp_ucx_region_map(stp_ucx_t *u, void *addr, size_t len, unsigned flags, stp_ucx_region_t *r);
 void stp_ucx_region_unmap(stp_ucx_t *u, stp_ucx_region_t *r);
+/* The region's packed remote key, packed on first use and kept. */
+ucs_status_t stp_ucx_region_rkey(stp_ucx_t *u, stp_ucx_region_t *r);
+
+/* A peer's packed key, unpacked for an endpoint (of any worker of u). */
+ucs_status_t stp_ucx_rkey_unpack(stp_ucx_t *u, ucp_ep_h ep, const void *packed, ucp_rkey_h *rkey);
 
 /* Collective: every rank's region (addr, len, rkey) into remote[size]. */
 ucs_status_t stp_ucx_exchange(stp_ucx_t *u, const stp_ucx_region_t *mine, stp_ucx_remote_t *remote);
 void stp_ucx_remote_release(stp_ucx_t *u, stp_ucx_remote_t *remote);
 
-/* Progress until a request from a *_nbx call completes; frees it.  NULL
- * (completed at once) returns UCS_OK; errors are reported naming `what`. */
-ucs_status_t stp_ucx_wait(stp_ucx_t *u, ucs_status_ptr_t req, const char *what);
+/* The one wait: progress worker until the request a *_nbx call returned is
+ * complete, free it, and return its final status (NULL: UCS_OK; an error
+ * pointer: its status).  Reports nothing: the caller knows what failed. */
+ucs_status_t stp_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req);
 
 /* The one translation of a UCX failure into a message. */
 void stp_ucx_report(const stp_ucx_t *u, ucs_status_t st, const char *fmt, ...)

@@ -1,5 +1,6 @@
 /*
- * ucx_ctx.c -- UCX context, worker, endpoints, registration, rkey exchange.
+ * ucx_ctx.c -- UCX context, workers, endpoints; the one wait; the one
+ * report of a UCX failure.
  */
 #include "stp_ucx.h"
 
@@ -20,17 +21,11 @@ void stp_ucx_report(const stp_ucx_t *u, ucs_status_t st, const char *fmt, ...) {
   fflush(stderr);
 }
 
-ucs_status_t stp_ucx_wait(stp_ucx_t *u, ucs_status_ptr_t req, const char *what) {
+ucs_status_t stp_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req) {
   ucs_status_t st;
-  if (req == NULL) return UCS_OK;
-  if (UCS_PTR_IS_ERR(req)) {
-    st = UCS_PTR_STATUS(req);
-    stp_ucx_report(u, st, "%s", what);
-    return st;
-  }
-  while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) ucp_worker_progress(u->worker);
+  if (!UCS_PTR_IS_PTR(req)) return UCS_PTR_STATUS(req); /* done at once (UCS_OK), or failed */
+  while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) ucp_worker_progress(worker);
   ucp_request_free(req);
-  if (st != UCS_OK) stp_ucx_report(u, st, "%s", what);
   return st;
 }
 
@@ -68,22 +63,17 @@ static void close_all(stp_ucx_t *u, ucp_worker_h worker, ucp_ep_h **eptab) {
   if (!ep) return;
   for (int i = 0; i < u->size; i++) {
     ucp_request_param_t p;
-    ucs_status_ptr_t req;
     if (!ep[i]) continue;
     memset(&p, 0, sizeof(p));
     p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     p.flags = UCP_EP_CLOSE_FLAG_FORCE;
-    req = ucp_ep_close_nbx(ep[i], &p);
-    if (UCS_PTR_IS_PTR(req)) {
-      while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(worker);
-      ucp_request_free(req);
-    }
+    stp_ucx_wait(worker, ucp_ep_close_nbx(ep[i], &p)); /* a peer already gone is no error here */
   }
   free(ep);
   *eptab = NULL;
 }
 
-ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_ucx_boot_t *boot, uint64_t features, int thread_multi,
+ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_boot_t *boot, uint64_t features, int thread_multi,
                           const char *user) {
   ucp_params_t params;
   ucp_address_t *addr = NULL;
@@ -185,99 +175,4 @@ void stp_ucx_worker_close(stp_ucx_t *u, stp_ucx_worker_t *w) {
   close_all(u, w->worker, &w->ep);
   if (w->worker) ucp_worker_destroy(w->worker);
   w->worker = NULL;
-}
-
-ucs_status_t stp_ucx_region_map(stp_ucx_t *u, void *addr, size_t len, stp_ucx_region_t *r) {
-  ucp_mem_map_params_t mp;
-  ucp_mem_attr_t attr;
-  ucs_status_t st;
-
-  memset(r, 0, sizeof(*r));
-  memset(&mp, 0, sizeof(mp));
-  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
-  mp.address = addr;
-  mp.length = len;
-  mp.flags = addr ? 0 : UCP_MEM_MAP_ALLOCATE;
-  st = ucp_mem_map(u->context, &mp, &r->memh);
-  if (st != UCS_OK) {
-    stp_ucx_report(u, st, "%s %zu bytes at %p", addr ? "registering" : "allocating", len, addr);
-    return st;
-  }
-  memset(&attr, 0, sizeof(attr));
-  attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
-  st = ucp_mem_query(r->memh, &attr);
-  if (st != UCS_OK) {
-    stp_ucx_report(u, st, "querying registered memory");
-    ucp_mem_unmap(u->context, r->memh);
-    return st;
-  }
-  r->addr = attr.address;
-  r->len = len;
-  r->allocated = !addr;
-  st = ucp_rkey_pack(u->context, r->memh, &r->rkey, &r->rkey_len);
-  if (st != UCS_OK) {
-    stp_ucx_report(u, st, "packing the remote key of %zu bytes at %p", len, r->addr);
-    ucp_mem_unmap(u->context, r->memh);
-    return st;
-  }
-  return UCS_OK;
-}
-
-void stp_ucx_region_unmap(stp_ucx_t *u, stp_ucx_region_t *r) {
-  if (r->rkey) ucp_rkey_buffer_release(r->rkey);
-  if (r->memh) ucp_mem_unmap(u->context, r->memh);
-  memset(r, 0, sizeof(*r));
-}
-
-ucs_status_t stp_ucx_exchange(stp_ucx_t *u, const stp_ucx_region_t *mine, stp_ucx_remote_t *remote) {
-  struct desc {
-    uint64_t addr, len, rkey_len;
-  } d = {(uint64_t)(uintptr_t)mine->addr, mine->len, mine->rkey_len}, *all;
-  size_t maxlen = 0;
-  char *rkeys = NULL, *pad = NULL;
-  ucs_status_t st = UCS_OK;
-
-  all = malloc((size_t)u->size * sizeof(*all));
-  if (!all) {
-    stp_ucx_report(u, UCS_ERR_NO_MEMORY, "exchanging remote keys");
-    return UCS_ERR_NO_MEMORY;
-  }
-  u->boot.allgather(u->boot.ctx, &d, all, sizeof(d));
-  for (int i = 0; i < u->size; i++)
-    if (all[i].rkey_len > maxlen) maxlen = all[i].rkey_len;
-  pad = calloc(1, maxlen ? maxlen : 1);
-  rkeys = malloc((maxlen ? maxlen : 1) * (size_t)u->size);
-  if (!pad || !rkeys) {
-    st = UCS_ERR_NO_MEMORY;
-    stp_ucx_report(u, st, "exchanging remote keys");
-    goto out;
-  }
-  if (mine->rkey_len) memcpy(pad, mine->rkey, mine->rkey_len);
-  u->boot.allgather(u->boot.ctx, pad, rkeys, maxlen);
-  for (int i = 0; i < u->size; i++) {
-    remote[i].addr = all[i].addr;
-    remote[i].len = all[i].len;
-    remote[i].rkey = NULL;
-    if (!all[i].rkey_len) continue;
-    st = ucp_ep_rkey_unpack(u->ep[i], rkeys + (size_t)i * maxlen, &remote[i].rkey);
-    if (st != UCS_OK) {
-      stp_ucx_report(u, st, "unpacking the remote key of rank %d", i);
-      goto out;
-    }
-  }
-out:
-  free(all);
-  free(pad);
-  free(rkeys);
-  return st;
-}
-
-void stp_ucx_remote_release(stp_ucx_t *u, stp_ucx_remote_t *remote) {
-  (void)u;
-  if (!remote) return;
-  for (int i = 0; i < u->size; i++)
-    if (remote[i].rkey) {
-      ucp_rkey_destroy(remote[i].rkey);
-      remote[i].rkey = NULL;
-    }
 }

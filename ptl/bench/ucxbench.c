@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "boot_mpi.h"
 #include "stp_ucx.h"
 
 #define SEG_BYTES (8u << 20)
@@ -34,11 +35,6 @@ static int rank, iters = 10000;
 static stp_ucx_t u;
 static stp_ucx_region_t seg, src;
 static stp_ucx_remote_t *rseg;
-
-static void allgather(void *ctx, const void *mine, void *all, size_t len) {
-  (void)ctx;
-  MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD);
-}
 
 static double now(void) {
   struct timespec t;
@@ -54,17 +50,17 @@ static void check(ucs_status_t st, const char *what) {
 
 static void put(size_t n, uint64_t off) {
   ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH, .memh = src.memh};
-  check(stp_ucx_wait(&u, ucp_put_nbx(u.ep[1], src.addr, n, rseg[1].addr + off, rseg[1].rkey, &p), "put"), "put");
+  check(stp_ucx_wait(u.worker, ucp_put_nbx(u.ep[1], src.addr, n, rseg[1].addr + off, rseg[1].rkey, &p)), "put");
 }
 
 static void flush(void) {
   ucp_request_param_t p = {.op_attr_mask = 0};
-  check(stp_ucx_wait(&u, ucp_ep_flush_nbx(u.ep[1], &p), "flush"), "flush");
+  check(stp_ucx_wait(u.worker, ucp_ep_flush_nbx(u.ep[1], &p)), "flush");
 }
 
 static void worker_flush(void) {
   ucp_request_param_t p = {.op_attr_mask = 0};
-  check(stp_ucx_wait(&u, ucp_worker_flush_nbx(u.worker, &p), "worker flush"), "worker flush");
+  check(stp_ucx_wait(u.worker, ucp_worker_flush_nbx(u.worker, &p)), "worker flush");
 }
 
 /* AM ping-pong: rank 0 sends AM_PING, rank 1's handler answers with
@@ -99,13 +95,13 @@ static void am_handler(unsigned id) {
 static void am_ping(size_t n) {
   ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_EAGER};
   int want = am_pongs + 1;
-  check(stp_ucx_wait(&u, ucp_am_send_nbx(u.ep[1], AM_PING, NULL, 0, src.addr, n, &p), "am ping"), "am ping");
+  check(stp_ucx_wait(u.worker, ucp_am_send_nbx(u.ep[1], AM_PING, NULL, 0, src.addr, n, &p)), "am ping");
   while (am_pongs < want) stp_ucx_progress(&u);
 }
 
 static void get(size_t n) {
   ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH, .memh = src.memh};
-  check(stp_ucx_wait(&u, ucp_get_nbx(u.ep[1], src.addr, n, rseg[1].addr, rseg[1].rkey, &p), "get"), "get");
+  check(stp_ucx_wait(u.worker, ucp_get_nbx(u.ep[1], src.addr, n, rseg[1].addr, rseg[1].rkey, &p)), "get");
 }
 
 static void result(const char *test, size_t param, double v, const char *unit) {
@@ -123,12 +119,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (argc > 2 && !strcmp(argv[1], "-n")) iters = atoi(argv[2]);
-  stp_ucx_boot_t boot = {rank, nprocs, allgather, NULL};
+  stp_boot_t boot;
+  if (stp_boot_mpi_open(&argc, &argv, "ucxbench", &boot)) MPI_Abort(MPI_COMM_WORLD, 1);
   check(stp_ucx_open(&u, &boot, UCP_FEATURE_RMA | UCP_FEATURE_AM, 0, "ucxbench"), "open");
   am_handler(AM_PING);
   am_handler(AM_PONG);
-  check(stp_ucx_region_map(&u, NULL, SEG_BYTES, &seg), "segment");
-  check(stp_ucx_region_map(&u, NULL, SEG_BYTES, &src), "source");
+  check(stp_ucx_region_map(&u, NULL, SEG_BYTES, STP_UCX_ALLOCATE | STP_UCX_RKEY, &seg), "segment");
+  check(stp_ucx_region_map(&u, NULL, SEG_BYTES, STP_UCX_ALLOCATE, &src), "source");
   memset(seg.addr, 0, SEG_BYTES);
   memset(src.addr, 1, SEG_BYTES);
   rseg = calloc((size_t)nprocs, sizeof(*rseg));
@@ -180,6 +177,6 @@ int main(int argc, char **argv) {
   stp_ucx_region_unmap(&u, &src);
   stp_ucx_close(&u);
   free(rseg);
-  MPI_Finalize();
+  stp_boot_mpi_close(1);
   return 0;
 }

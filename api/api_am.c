@@ -2,76 +2,9 @@
  * api_am.c -- the Active Message entry points: argument checks, packing the
  * message for the Core, and running handlers for the Core.
  */
-#include "stp_internal.h"
+#include "api.h"
 
 #include <stdarg.h>
-
-/* ------------------------------------------------------------------ */
-/* handler invocation                                                  */
-/* ------------------------------------------------------------------ */
-typedef gasnet_handlerarg_t A;
-typedef gasnet_token_t T;
-
-#define STP_A0
-#define STP_A1 , a[0]
-#define STP_A2 STP_A1, a[1]
-#define STP_A3 STP_A2, a[2]
-#define STP_A4 STP_A3, a[3]
-#define STP_A5 STP_A4, a[4]
-#define STP_A6 STP_A5, a[5]
-#define STP_A7 STP_A6, a[6]
-#define STP_A8 STP_A7, a[7]
-#define STP_A9 STP_A8, a[8]
-#define STP_A10 STP_A9, a[9]
-#define STP_A11 STP_A10, a[10]
-#define STP_A12 STP_A11, a[11]
-#define STP_A13 STP_A12, a[12]
-#define STP_A14 STP_A13, a[13]
-#define STP_A15 STP_A14, a[14]
-#define STP_A16 STP_A15, a[15]
-#define STP_T0
-#define STP_T1 , A
-#define STP_T2 STP_T1, A
-#define STP_T3 STP_T2, A
-#define STP_T4 STP_T3, A
-#define STP_T5 STP_T4, A
-#define STP_T6 STP_T5, A
-#define STP_T7 STP_T6, A
-#define STP_T8 STP_T7, A
-#define STP_T9 STP_T8, A
-#define STP_T10 STP_T9, A
-#define STP_T11 STP_T10, A
-#define STP_T12 STP_T11, A
-#define STP_T13 STP_T12, A
-#define STP_T14 STP_T13, A
-#define STP_T15 STP_T14, A
-#define STP_T16 STP_T15, A
-
-#define STP_SHORT_CASE(n) \
-  case n: ((void (*)(T STP_T##n))fn)(tok STP_A##n); break;
-#define STP_PAYLOAD_CASE(n) \
-  case n: ((void (*)(T, void *, size_t STP_T##n))fn)(tok, buf, nbytes STP_A##n); break;
-#define STP_ALL_CASES(X) \
-  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
-
-static const char *const cat_name[] = {"Short", "Medium", "Long"};
-
-void stp_am_run(stp_token_t *token, gasnet_handler_t handler, int cat, const gasnet_handlerarg_t *a, int nargs,
-                void *buf, size_t nbytes) {
-  stp_handlerfn_t fn = stp.handler[handler];
-  T tok = (T)token;
-  if (STP_UNLIKELY(!fn))
-    stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u",
-              cat_name[cat], token->is_request ? "request" : "reply", (unsigned)token->src, (unsigned)handler,
-              (unsigned)stp.mynode);
-  stp.in_handler++;
-  if (cat == STP_AM_SHORT) {
-    switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: stp_fatal("AM with %d arguments", nargs); }
-  } else {
-    switch (nargs) { STP_ALL_CASES(STP_PAYLOAD_CASE) default: stp_fatal("AM with %d arguments", nargs); }
-  }
-  stp.in_handler--;
-}
 
 /* ------------------------------------------------------------------ */
 /* requests and replies                                                */

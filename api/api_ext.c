@@ -8,7 +8,7 @@
  * whether they wait.  Loopback and zero-length transfers never reach the
  * backend.
  */
-#include "stp_internal.h"
+#include "api.h"
 
 #include <stdlib.h>
 
@@ -27,7 +27,42 @@ static inline void get_path(stp_op_t *op, void *dest, gasnet_node_t node, const 
 
 static inline void memset_path(stp_op_t *op, gasnet_node_t node, void *dest, int val, size_t n) {
   if (node == stp.mynode) memset(dest, val, n);
-  else stp.ext->memset(op, node, dest, val, n);
+  else if (stp.ext->memset) stp.ext->memset(op, node, dest, val, n);
+  else stp_am_memset(op, node, dest, val, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* memset as one AM, for backends without a remote memset              */
+/* ------------------------------------------------------------------ */
+/* The request carries the range, the value and the operation record; the
+ * target sets the bytes and replies, which is the remote completion. */
+static void memset_handler(gasnet_token_t token, gasnet_handlerarg_t dst_lo, gasnet_handlerarg_t dst_hi,
+                           gasnet_handlerarg_t val, gasnet_handlerarg_t n_lo, gasnet_handlerarg_t n_hi,
+                           gasnet_handlerarg_t op_lo, gasnet_handlerarg_t op_hi) {
+  gasnet_handlerarg_t args[2] = {op_lo, op_hi};
+  stp_am_t am = {STP_AM_SHORT, 0, STP_H_MEMSET_ACK, 2, args, NULL, 0, NULL};
+  memset(STP_ARG_PTR(dst_lo, dst_hi), val, (size_t)STP_ARG_U64(n_lo, n_hi));
+  stp_am_reply(token, &am);
+}
+
+static void memset_ack_handler(gasnet_token_t token, gasnet_handlerarg_t op_lo, gasnet_handlerarg_t op_hi) {
+  stp_op_t *op = STP_ARG_PTR(op_lo, op_hi);
+  (void)token;
+  op->puts--;
+}
+
+const stp_handler_reg_t stp_memset_handlers[] = {
+    {STP_H_MEMSET, (stp_handlerfn_t)memset_handler},
+    {STP_H_MEMSET_ACK, (stp_handlerfn_t)memset_ack_handler},
+};
+const int stp_memset_nhandlers = (int)(sizeof(stp_memset_handlers) / sizeof(stp_memset_handlers[0]));
+
+void stp_am_memset(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t n) {
+  gasnet_handlerarg_t args[7] = {STP_ARG_LO(dst), STP_ARG_HI(dst), val, STP_ARG_LO(n), STP_ARG_HI(n),
+                                 STP_ARG_LO(op), STP_ARG_HI(op)};
+  stp_am_t am = {STP_AM_SHORT, 0, STP_H_MEMSET, 7, args, NULL, 0, NULL};
+  op->puts++;
+  stp_am_request(node, &am);
 }
 
 static inline stp_op_t *nbi_op(void) { return stp.region ? stp.region : &stp.iop; }

@@ -1,7 +1,29 @@
 /*
- * api_init.c -- gasnet_init, gasnet_attach, gasnet_exit and the job queries.
+ * api_init.c -- the lifecycle (gasnet_init, gasnet_attach, exit) and the
+ * job queries.
+ *
+ * One visible sequence, run by this file and nothing below it:
+ *
+ *   gasnet_init    stage selection, bootstrap (boot/boot_mpi.h), segment limits
+ *   gasnet_attach  handler table, network open, segment, segment table,
+ *                  Core attach, Extended attach, attach barrier
+ *   exit           exit protocol (every node agrees on the code), Extended
+ *                  detach, Core detach, network close, bootstrap close
+ *
+ * Exit protocol: the node that exits first sends an EXIT(code) notice to
+ * every peer through the bootstrap's notice channel; a node that takes a
+ * notice while polling (the exit hook) joins with that code.  Every exiting
+ * node notifies every peer, so each expects N-1 notices; with all in, it
+ * tears down and exits with the code.  A peer that does not answer within
+ * STAGEPORT_EXIT_TIMEOUT seconds (computing without calling GASNet, or
+ * hung) gets the job aborted with the same code.
  */
-#include "stp_internal.h"
+#include "api.h"
+
+#include <sched.h>
+#include <time.h>
+
+#include "boot_mpi.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,22 +77,27 @@ static uintptr_t max_local_segment(void) {
 /* ------------------------------------------------------------------ */
 /* init                                                                */
 /* ------------------------------------------------------------------ */
+static struct {
+  int notices;  /* exit notices taken from peers */
+  int exiting;  /* the exit protocol has started */
+} life;
+
+static void lifecycle_exit(int code, int from_atexit);
+
+/* Returning from main (or exit() after init) runs the exit protocol too. */
 static void stp_atexit(void) {
-  if (stp.inited && !stp.exiting) stp_boot_exit(0, 1);
+  if (stp.inited && !life.exiting) lifecycle_exit(0, 1);
 }
 
 static const stp_stage_t *select_stage(void) {
   const char *name = getenv("STAGEPORT_STAGE");
   const stp_stage_t *st;
-  char list[256] = "";
+  char list[2048];
   if (!name || !*name) name = STP_DEFAULT_STAGE;
   st = stp_stage_find(name);
   if (st) return st;
-  for (int i = 0; i < stp_nstages; i++) {
-    if (i) strncat(list, ", ", sizeof(list) - strlen(list) - 1);
-    strncat(list, stp_stages[i].name, sizeof(list) - strlen(list) - 1);
-  }
-  fprintf(stderr, "stageport: fatal error: gasnet_init: STAGEPORT_STAGE=\"%s\" is not a stage of this build (built stages: %s)\n",
+  stp_stage_list(list, sizeof(list));
+  fprintf(stderr, "stageport: fatal error: gasnet_init: STAGEPORT_STAGE=\"%s\" is not a stage of this build; built stages:\n%s\n",
           name, list);
   return NULL;
 }
@@ -86,23 +113,67 @@ static void init_waitmode(void) {
   gasnet_set_waitmode(mode);
 }
 
+/* The exit hook of the progress path: take peers' notices (every 64
+ * polls), and join a pending exit unless a handler is running. */
+static void exit_hook(void) {
+  int code;
+  if (!life.exiting && stp_boot_mpi_exit_take(&code)) {
+    if (!life.notices++) stp.exit_code = code; /* the first code wins */
+    stp.exit_pending = 1;
+  }
+  if (stp.exit_pending && !stp.in_handler) stp_exit_now(stp.exit_code);
+}
+
+/* The node table: hosts from the bootstrap's locality. */
+static void init_nodeinfo(void) {
+  const int *host = stp_boot_mpi_hosts(&stp.local_procs);
+  stp.nodeinfo = calloc(stp.nodes, sizeof(*stp.nodeinfo));
+  if (!stp.nodeinfo) stp_fatal("gasnet_init: out of memory");
+  for (gasnet_node_t i = 0; i < stp.nodes; i++) {
+    stp.nodeinfo[i].host = (gasnet_node_t)host[i];
+    stp.nodeinfo[i].supernode = i;
+    stp.nodeinfo[i].offset = 0;
+  }
+}
+
+/* The smallest of every node's v. */
+static uint64_t allmin_u64(uint64_t v) {
+  uint64_t *all = malloc(stp.nodes * sizeof(*all)), m = v;
+  if (!all) stp_fatal("gasnet_init: out of memory");
+  stp.boot.allgather(stp.boot.ctx, &v, all, sizeof(v));
+  for (gasnet_node_t i = 0; i < stp.nodes; i++) m = STP_MIN(m, all[i]);
+  free(all);
+  return m;
+}
+
 int gasnet_init(int *argc, char ***argv) {
-  int rc;
   if (stp.inited) {
     fprintf(stderr, "stageport: gasnet_init: called twice (GASNET_ERR_RESOURCE)\n");
     return GASNET_ERR_RESOURCE;
   }
-  stp.stage = select_stage();
-  if (!stp.stage) exit(1);
-  stp.core = stp.stage->core;
-  stp.ext = stp.stage->ext;
-  rc = stp_boot_init(argc, argv);
-  if (rc != GASNET_OK) return rc;
+  stp_stage = select_stage();
+  if (!stp_stage) exit(1);
+  stp.net = stp_stage->net;
+  stp.core = stp_stage->core;
+  stp.ext = stp_stage->ext;
+  stp.net_poll = stp.net ? stp.net->poll : NULL;
+  stp.hook_exit = exit_hook;
+  stp.hook_barrier = stp_barrier_poll;
+
+  if (stp_boot_mpi_open(argc, argv, "stageport: gasnet_init", &stp.boot)) return GASNET_ERR_RESOURCE;
+  if (stp.boot.size > GASNET_MAXNODES) {
+    fprintf(stderr, "stageport: gasnet_init: %d processes, more than GASNET_MAXNODES (%d)\n", stp.boot.size,
+            GASNET_MAXNODES);
+    return GASNET_ERR_RESOURCE;
+  }
+  stp.mynode = (gasnet_node_t)stp.boot.rank;
+  stp.nodes = (gasnet_node_t)stp.boot.size;
+  init_nodeinfo();
   stp.inited = 1;
   atexit(stp_atexit);
   init_waitmode();
   stp.max_local_seg = max_local_segment();
-  stp.max_global_seg = (uintptr_t)stp_boot_min_u64(stp.max_local_seg);
+  stp.max_global_seg = (uintptr_t)allmin_u64(stp.max_local_seg);
   stp_op_init(&stp.iop, STP_OP_IMPLICIT);
   return GASNET_OK;
 }
@@ -152,12 +223,10 @@ static int register_client_handlers(gasnet_handlerentry_t *table, int n) {
   return GASNET_OK;
 }
 
+/* The library's own handlers: the API layer's, then the Extended backend's. */
 static void register_internal(const stp_handler_reg_t *regs, int n) {
   for (int i = 0; i < n; i++) stp.handler[regs[i].index] = regs[i].fn;
 }
-
-extern const stp_handler_reg_t stp_barrier_handlers[];
-extern const int stp_barrier_nhandlers;
 
 int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) {
   gasnet_seginfo_t mine = {NULL, 0};
@@ -184,14 +253,20 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   rc = register_client_handlers(table, numentries);
   if (rc != GASNET_OK) return rc;
   register_internal(stp_barrier_handlers, stp_barrier_nhandlers);
-  register_internal(stp_ext_ref_ops.handlers, stp_ext_ref_ops.nhandlers); /* the AM fallbacks */
+  register_internal(stp_memset_handlers, stp_memset_nhandlers);
   register_internal(stp.ext->handlers, stp.ext->nhandlers);
 
+  /* network, then the segment it reaches best (or ordinary memory) */
   if (segsize > stp.max_local_seg) segsize = stp.max_local_seg;
-  if (stp.ext->segment_alloc) {
-    rc = stp.ext->segment_alloc(segsize, &mine.addr);
+  if (stp.net) {
+    stp_net_args_t args = {&stp.boot, stp_stage->oos};
+    rc = stp.net->open(&args);
     if (rc != GASNET_OK) return rc;
-    if (mine.addr) mine.size = segsize;
+    if (stp.net->segment) {
+      rc = stp.net->segment(segsize, &mine.addr);
+      if (rc != GASNET_OK) return rc;
+      if (mine.addr) mine.size = segsize;
+    }
   }
   if (segsize && !mine.addr) {
     void *p = mmap(NULL, segsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -205,28 +280,78 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   }
   stp.seg = calloc(stp.nodes, sizeof(*stp.seg));
   if (!stp.seg) stp_fatal("gasnet_attach: out of memory");
-  stp_boot_allgather(&mine, stp.seg, sizeof(mine));
+  stp.boot.allgather(stp.boot.ctx, &mine, stp.seg, sizeof(mine));
 
   rc = stp.core->attach();
   if (rc != GASNET_OK) return rc;
   rc = stp.ext->attach ? stp.ext->attach() : GASNET_OK;
   if (rc != GASNET_OK) return rc;
   stp.attached = 1;
-  stp_boot_barrier();
+  stp.boot.barrier(stp.boot.ctx);
   return GASNET_OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* exit                                                                */
 /* ------------------------------------------------------------------ */
+static double now_sec(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The exit protocol, then teardown in the reverse order of attach.  From
+ * the atexit hook (code 0, main returned) it returns instead of exiting. */
+static void lifecycle_exit(int code, int from_atexit) {
+  int peers = (int)stp.nodes - 1, pcode;
+  uint64_t wait_s;
+  double deadline;
+
+  if (life.exiting) {
+    if (from_atexit) return;
+    _exit(code); /* exit() again while exiting (e.g. from a handler during teardown) */
+  }
+  life.exiting = 1;
+  if (!stp_boot_mpi_usable()) { /* the client finalized MPI itself */
+    if (!from_atexit) exit(code);
+    return;
+  }
+  if (stp.exit_pending) code = stp.exit_code; /* answering a peer: adopt its code */
+  fflush(stdout);
+  fflush(stderr);
+
+  stp_boot_mpi_exit_notify(code);
+  wait_s = stp_env_u64("STAGEPORT_EXIT_TIMEOUT", 2);
+  deadline = now_sec() + (double)wait_s;
+  while (life.notices < peers && now_sec() < deadline) {
+    if (stp_boot_mpi_exit_take(&pcode)) life.notices++;
+    else sched_yield();
+  }
+  if (life.notices < peers) {
+    fprintf(stderr,
+            "stageport: node %u: gasnet_exit(%d): %d of %d peers did not take part in the exit within %" PRIu64
+            " s (computing without calling GASNet, or hung); aborting the job with code %d\n",
+            (unsigned)stp.mynode, code, peers - life.notices, peers, wait_s, code);
+    stp_abort(code);
+  }
+
+  if (stp.attached) {
+    if (stp.ext->detach) stp.ext->detach();
+    stp.core->detach();
+    if (stp.net) stp.net->close();
+  }
+  stp_boot_mpi_close(1);
+  if (!from_atexit) exit(code);
+}
+
 void gasnet_exit(int exitcode) {
   if (!stp.inited) exit(exitcode);
-  stp_boot_exit(exitcode, 0);
+  lifecycle_exit(exitcode, 0);
   exit(exitcode); /* not reached */
 }
 
 void stp_exit_now(int code) {
-  stp_boot_exit(code, 0);
+  lifecycle_exit(code, 0);
   exit(code); /* not reached */
 }
 

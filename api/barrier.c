@@ -11,7 +11,7 @@
  * before this one is done (a node can be at most one barrier ahead), hence
  * two sets of slots selected by the phase's parity.
  */
-#include "stp_internal.h"
+#include "api.h"
 
 #define STP_BARRIER_MAXROUNDS 32
 enum { V_ANON = 1, V_MISMATCH = 2 };
@@ -70,6 +70,12 @@ static void send_round(int r) {
   args[1] = b.acc.flags;
   args[2] = b.acc.id;
   stp_am_request(peer, &am);
+}
+
+/* The progress hook (stp.hook_barrier): rounds advance from every poll,
+ * but not from inside a handler or a request being sent. */
+void stp_barrier_poll(void) {
+  if (!stp.in_am_send && !stp.in_handler) stp_barrier_progress();
 }
 
 void stp_barrier_progress(void) {

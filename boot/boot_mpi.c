@@ -1,0 +1,146 @@
+/*
+ * boot_mpi.c -- the MPI launcher (boot_mpi.h).
+ */
+#include "boot_mpi.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define TAG_EXIT 77
+
+static struct {
+  int opens;          /* open calls not yet closed */
+  int mpi_ours;       /* open called MPI_Init_thread */
+  MPI_Comm comm;      /* collectives */
+  MPI_Comm exit_comm; /* exit notices */
+  MPI_Request exit_rreq;
+  int exit_in;        /* the notice being received */
+  int exit_posted;
+  MPI_Request *exit_sreq; /* notices sent, per peer */
+  int exit_sent, exit_out; /* notified; the code sent (the send buffer) */
+  int *host, local;
+  stp_boot_t boot;
+} bm;
+
+static void mpi_allgather(void *ctx, const void *mine, void *all, size_t len) {
+  (void)ctx;
+  MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, bm.comm);
+}
+
+static void mpi_barrier(void *ctx) {
+  (void)ctx;
+  MPI_Barrier(bm.comm);
+}
+
+static void mpi_abort(void *ctx, int code) {
+  int up = 0, down = 0;
+  (void)ctx;
+  fflush(stdout);
+  fflush(stderr);
+  MPI_Initialized(&up);
+  if (up) MPI_Finalized(&down);
+  if (up && !down) MPI_Abort(MPI_COMM_WORLD, code);
+  _exit(code);
+}
+
+int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot) {
+  int up = 0, down = 0, provided, rank, size, host;
+  MPI_Comm shm;
+  if (bm.opens++) {
+    *boot = bm.boot;
+    return 0;
+  }
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  if (down) {
+    fprintf(stderr, "%s: MPI was finalized already\n", who);
+    bm.opens = 0;
+    return -1;
+  }
+  if (!up) {
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      fprintf(stderr, "%s: MPI_Init_thread failed\n", who);
+      bm.opens = 0;
+      return -1;
+    }
+    bm.mpi_ours = 1;
+  }
+  MPI_Comm_dup(MPI_COMM_WORLD, &bm.comm);
+  MPI_Comm_dup(MPI_COMM_WORLD, &bm.exit_comm);
+  MPI_Comm_rank(bm.comm, &rank);
+  MPI_Comm_size(bm.comm, &size);
+
+  /* locality: the processes sharing this host, named by their lowest rank */
+  MPI_Comm_split_type(bm.comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
+  MPI_Comm_size(shm, &bm.local);
+  MPI_Allreduce(&rank, &host, 1, MPI_INT, MPI_MIN, shm);
+  MPI_Comm_free(&shm);
+  bm.host = malloc((size_t)size * sizeof(int));
+  bm.exit_sreq = malloc((size_t)size * sizeof(MPI_Request));
+  if (!bm.host || !bm.exit_sreq) {
+    fprintf(stderr, "%s: out of memory\n", who);
+    mpi_abort(NULL, 1);
+  }
+  MPI_Allgather(&host, 1, MPI_INT, bm.host, 1, MPI_INT, bm.comm);
+  for (int i = 0; i < size; i++) bm.exit_sreq[i] = MPI_REQUEST_NULL;
+
+  /* the receive for the first notice, before anyone can send one */
+  MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq);
+  bm.exit_posted = 1;
+
+  bm.boot = (stp_boot_t){rank, size, mpi_allgather, mpi_barrier, mpi_abort, NULL};
+  *boot = bm.boot;
+  return 0;
+}
+
+const int *stp_boot_mpi_hosts(int *local) {
+  *local = bm.local;
+  return bm.host;
+}
+
+void stp_boot_mpi_exit_notify(int code) {
+  if (bm.exit_sent++) return;
+  bm.exit_out = code;
+  for (int p = 0; p < bm.boot.size; p++)
+    if (p != bm.boot.rank) MPI_Isend(&bm.exit_out, 1, MPI_INT, p, TAG_EXIT, bm.exit_comm, &bm.exit_sreq[p]);
+}
+
+int stp_boot_mpi_exit_take(int *code) {
+  int flag = 0;
+  if (!bm.exit_posted) return 0;
+  MPI_Test(&bm.exit_rreq, &flag, MPI_STATUS_IGNORE);
+  if (!flag) return 0;
+  *code = bm.exit_in;
+  MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq);
+  return 1;
+}
+
+int stp_boot_mpi_usable(void) {
+  int down = 0;
+  if (!bm.opens) return 0;
+  MPI_Finalized(&down);
+  return !down;
+}
+
+void stp_boot_mpi_close(int finalize) {
+  int down = 0;
+  if (!bm.opens || --bm.opens) return;
+  MPI_Finalized(&down);
+  if (down) return;
+  MPI_Waitall(bm.boot.size, bm.exit_sreq, MPI_STATUSES_IGNORE);
+  if (bm.exit_posted) {
+    MPI_Cancel(&bm.exit_rreq);
+    MPI_Wait(&bm.exit_rreq, MPI_STATUS_IGNORE);
+    bm.exit_posted = 0;
+  }
+  MPI_Comm_free(&bm.exit_comm);
+  MPI_Comm_free(&bm.comm);
+  free(bm.host);
+  free(bm.exit_sreq);
+  bm.host = NULL;
+  bm.exit_sreq = NULL;
+  if (finalize || bm.mpi_ours) MPI_Finalize();
+  bm.mpi_ours = 0;
+}

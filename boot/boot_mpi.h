@@ -1,0 +1,34 @@
+/*
+ * boot_mpi.h -- the MPI launcher: the one place stageport starts, queries
+ * and ends MPI for launch purposes (the MPI Core's messaging is its own).
+ *
+ * Users: the GASNet lifecycle (common/api_init.c), and ptl when it runs on
+ * its own (no bootstrap given).  Opens nest: the last close releases.
+ */
+#ifndef STP_BOOT_MPI_H
+#define STP_BOOT_MPI_H
+
+#include "stp_boot.h"
+
+/* MPI_Init_thread (FUNNELED) unless MPI is initialised already; private
+ * communicators; *boot filled (collectives over every process of
+ * MPI_COMM_WORLD).  0, or -1 after printing why (prefixed by `who`). */
+int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot);
+
+/* Locality, found at open: host[i] names rank i's host by the lowest rank
+ * on it; *local is how many processes share this host. */
+const int *stp_boot_mpi_hosts(int *local);
+
+/* Exit notices, a channel of their own: notify sends code to every peer
+ * (non-blocking); take returns 1 and a peer's code when one has arrived. */
+void stp_boot_mpi_exit_notify(int code);
+int stp_boot_mpi_exit_take(int *code);
+
+/* 0 once MPI is finalized (by the client, or by close): nothing here works then. */
+int stp_boot_mpi_usable(void);
+
+/* Release (waits for this process's notices to leave).  MPI_Finalize when
+ * finalize is nonzero, or when open started MPI; never twice. */
+void stp_boot_mpi_close(int finalize);
+
+#endif /* STP_BOOT_MPI_H */

@@ -1,0 +1,27 @@
+/*
+ * stp_boot.h -- the bootstrap interface: what every layer that must agree
+ * with its peers before any network is up takes from the launcher.
+ *
+ * The ucx/ module and the ptl library take one of these (they never name
+ * MPI or GASNet); the GASNet layer gets its own from the MPI launcher
+ * (boot_mpi.h) and hands the same struct down.  The collectives block and
+ * make no network progress: they are for setup and teardown, when every
+ * process calls them together.
+ */
+#ifndef STP_BOOT_H
+#define STP_BOOT_H
+
+#include <stddef.h>
+
+typedef struct stp_boot {
+  int rank, size;
+  /* every process's len bytes, in rank order, into all[size * len] */
+  void (*allgather)(void *ctx, const void *mine, void *all, size_t len);
+  /* return once every process has called it */
+  void (*barrier)(void *ctx);
+  /* end every process of the job now with this exit code; does not return */
+  void (*abort)(void *ctx, int code);
+  void *ctx;
+} stp_boot_t;
+
+#endif /* STP_BOOT_H */

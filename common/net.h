@@ -1,0 +1,62 @@
+/*
+ * net.h -- the network seam: the state a stage's Core and Extended backend
+ * share (a UCX context and its segment keys; a Portals NI, its EQs, slot
+ * table and bounce buffers) has one owner, the stage's network, opened and
+ * closed by the lifecycle (api/api_init.c):
+ *
+ *   gasnet_init    bootstrap
+ *   gasnet_attach  net->open, net->segment, segment table exchange,
+ *                  core->attach, ext->attach, attach barrier
+ *   exit           (every node agreed) ext->detach, core->detach,
+ *                  net->close, bootstrap close
+ *
+ * A network is one const stp_net_ops_t next to the backends that use it
+ * (ext-ucx/ucx_conduit.c, ext-portals/portals_conduit.c); they reach its
+ * state through its header, never through each other.  A stage without a
+ * network (NULL in its row) lets its Core's own transport carry everything.
+ *
+ *  - open(): collective (every node calls it together, the bootstrap is
+ *    up); opens the network with the bootstrap it is given.  GASNET_OK or
+ *    an error code after printing why.
+ *  - segment(): collective, right after open, also when size is 0: provide
+ *    size bytes of segment memory the network reaches best and set *base
+ *    (or leave it NULL: the API layer maps ordinary memory), and make it
+ *    ready to be a target (keys exchanged, entries posted) before the attach
+ *    barrier.  NULL slot: ordinary memory.
+ *  - close(): at exit, after the Core and the Extended backend detached;
+ *    every node is exiting, so it may be collective.  Releases the segment
+ *    memory it provided.
+ *  - poll(): the network's own progress (completion events), run on every
+ *    library poll after the Core's; never blocks.  NULL if it has none.
+ */
+#ifndef STP_NET_H
+#define STP_NET_H
+
+#include <stdint.h>
+
+#include "stp_boot.h"
+
+/* Out-of-segment local memory policy: how a transfer whose local buffer
+ * lies outside the segment reaches the network (seed 000 sections 3.3, 5). */
+enum {
+  STP_OOS_AM_COPY = 0, /* the data travels inside AMs: copied on both sides */
+  STP_OOS_UCX,         /* UCX copies or registers (its own registration cache) */
+  STP_OOS_TMPMD,       /* bounce buffers when small, else a temporary MD per transfer */
+  STP_OOS_COUNT
+};
+extern const char *const stp_oos_name[STP_OOS_COUNT];
+
+typedef struct stp_net_args {
+  const stp_boot_t *boot;
+  int oos; /* STP_OOS_*: the stage's policy (a network refuses one it lacks) */
+} stp_net_args_t;
+
+typedef struct stp_net_ops {
+  const char *name;
+  int (*open)(const stp_net_args_t *args);
+  int (*segment)(uintptr_t size, void **base);
+  void (*close)(void);
+  int (*poll)(void);
+} stp_net_ops_t;
+
+#endif /* STP_NET_H */

@@ -1,0 +1,180 @@
+/*
+ * portals_conduit.c -- the Portals conduit (portals_conduit.h): the network
+ * of the stages built on ptl.  Opens the NI with the bootstrap, posts the
+ * segment (RAR, RARSRC), owns SAFE_EQ, the slots, the send tokens, ReqSB and
+ * the TMPMDs, and drains SAFE_EQ on every library poll.
+ */
+#include "portals_conduit.h"
+
+#include <stdlib.h>
+
+stp_pc_t stp_pc;
+
+/* ------------------------------------------------------------------ */
+/* setup and teardown                                                  */
+/* ------------------------------------------------------------------ */
+static int pc_open(const stp_net_args_t *a) {
+  const char *m = getenv("STAGEPORT_PTL_MODE");
+  uint64_t cap = stp_env_u64("STAGEPORT_PTL_SAFE_EQ", 8192);
+  uint64_t nslots = stp_env_u64("STAGEPORT_PTL_SLOTS", (uint64_t)STP_PBITS_MAX_SLOT + 1);
+  ptl_interface_t iface = PTLX_IFACE_DEFAULT_MODE;
+  ptl_md_t md;
+  int maxif;
+
+  if (a->oos != STP_OOS_TMPMD) stp_fatal("gasnet_attach: the Portals conduit has no out-of-segment policy %d", a->oos);
+  if (m && !strcmp(m, "host")) iface = PTLX_IFACE_HOST;
+  else if (m && !strcmp(m, "offload")) iface = PTLX_IFACE_OFFLOAD;
+  else if (m && *m) stp_fatal("STAGEPORT_PTL_MODE=\"%s\": use host or offload", m);
+  if (cap < 2) stp_fatal("STAGEPORT_PTL_SAFE_EQ=%" PRIu64 ": at least 2 events", cap);
+  if (nslots < 1 || nslots > (uint64_t)STP_PBITS_MAX_SLOT + 1)
+    stp_fatal("STAGEPORT_PTL_SLOTS=%" PRIu64 ": 1..%u", nslots, STP_PBITS_MAX_SLOT + 1);
+
+  stp_pc_check(PtlXBootstrap(a->boot), "PtlXBootstrap");
+  stp_pc_check(PtlInit(&maxif), "PtlInit");
+  stp_pc_check(PtlNIInit(iface, PTL_PID_ANY, NULL, NULL, &stp_pc.ni), "PtlNIInit");
+  stp_pc.open = 1;
+  stp_pc_check(PtlEQAlloc(stp_pc.ni, cap, PTL_EQ_HANDLER_NONE, &stp_pc.safe_eq), "allocating SAFE_EQ");
+  stp_pc.tokens = (long)cap;
+
+  /* ReqSB: bounce buffers, registered once */
+  stp_pc.bounce_size = (size_t)stp_env_u64("STAGEPORT_PTL_BOUNCE_MAX", 4096);
+  stp_pc.nbounce = (uint32_t)stp_env_u64("STAGEPORT_PTL_BOUNCE_BUFS", 256);
+  if (stp_pc.bounce_size && stp_pc.nbounce) {
+    stp_pc.bfree = malloc(stp_pc.nbounce * sizeof(*stp_pc.bfree));
+    if (!stp_pc.bfree) stp_fatal("gasnet_attach: out of memory");
+    stp_pc_check(PtlXMemAlloc(stp_pc.ni, (ptl_size_t)stp_pc.bounce_size * stp_pc.nbounce, (void **)&stp_pc.bounce),
+                 "allocating bounce buffers");
+    for (uint32_t i = 0; i < stp_pc.nbounce; i++) stp_pc.bfree[i] = stp_pc.nbounce - 1 - i;
+    stp_pc.nbfree = stp_pc.nbounce;
+    memset(&md, 0, sizeof(md));
+    md.start = stp_pc.bounce;
+    md.length = (ptl_size_t)stp_pc.bounce_size * stp_pc.nbounce;
+    md.threshold = PTL_MD_THRESH_INF;
+    md.options = PTL_MD_EVENT_START_DISABLE;
+    md.eq_handle = stp_pc.safe_eq;
+    stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &stp_pc.reqsb), "binding ReqSB");
+  } else {
+    stp_pc.bounce_size = 0;
+  }
+
+  /* slots: the operations in flight, named by their index in the match bits */
+  stp_pc.nslots = (uint32_t)nslots;
+  stp_pc.slot = calloc(stp_pc.nslots, sizeof(*stp_pc.slot));
+  if (!stp_pc.slot) stp_fatal("gasnet_attach: out of memory");
+  for (uint32_t i = 0; i < stp_pc.nslots; i++) stp_pc.slot[i].next = i + 1;
+  stp_pc.free_slot = 0;
+  return GASNET_OK;
+}
+
+/* The segment: memory ptl registered already (MDs over it cost nothing),
+ * posted as RAR and bound as RARSRC. */
+static int pc_segment(uintptr_t size, void **base) {
+  ptl_process_id_t any = {PTL_NID_ANY, PTL_PID_ANY};
+  ptl_handle_md_t rar_md;
+  ptl_md_t md;
+  *base = NULL;
+  if (!size) return GASNET_OK;
+  if (PtlXMemAlloc(stp_pc.ni, size, base) != PTL_OK) return GASNET_ERR_RESOURCE;
+  stp_pc.seg = *base;
+  stp_pc.seglen = size;
+  memset(&md, 0, sizeof(md));
+  md.start = stp_pc.seg;
+  md.length = stp_pc.seglen;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE;
+  md.eq_handle = PTL_EQ_NONE;
+  stp_pc_check(PtlPost(stp_pc.ni, STP_PC_RAR_PTE, any, STP_PSEL_RAR, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
+                       PTL_RETAIN, &stp_pc.rar_me, &rar_md),
+               "posting the RAR entry");
+  md.options = PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = stp_pc.safe_eq;
+  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &stp_pc.rarsrc), "binding RARSRC");
+  return GASNET_OK;
+}
+
+static void pc_close(void) {
+  if (!stp_pc.open) return;
+  PtlNIFini(stp_pc.ni); /* collective: every node is exiting */
+  PtlFini();
+  stp_pc.open = 0;
+  free(stp_pc.slot);
+  free(stp_pc.bfree);
+}
+
+/* ------------------------------------------------------------------ */
+/* events                                                              */
+/* ------------------------------------------------------------------ */
+static void slot_release(uint32_t si) {
+  stp_pc_slot_t *s = &stp_pc.slot[si];
+  if (s->bounce != STP_PC_NO_BOUNCE) stp_pc.bfree[stp_pc.nbfree++] = s->bounce;
+  if (s->tmpmd != PTL_INVALID_HANDLE) stp_pc_check(PtlMDUnlink(s->tmpmd), "unlinking a TMPMD");
+  s->next = stp_pc.free_slot;
+  stp_pc.free_slot = si;
+}
+
+static void handle_event(const ptl_event_t *ev) {
+  uint32_t si = stp_pbits_slot(ev->match_bits);
+  stp_pc_slot_t *s = &stp_pc.slot[si];
+  stp_pc.tokens++;
+  if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK))
+    stp_fatal("Portals conduit: %s event for a %s reports a network failure", PtlEventKindStr(ev->type),
+              s->op == STP_POP_GET ? "get" : "put");
+  switch (ev->type) {
+    case PTL_EVENT_SEND_END:
+      s->need &= (uint8_t)~STP_PC_NEED_SEND;
+      break;
+    case PTL_EVENT_ACK:
+    case PTL_EVENT_REPLY_END:
+      if (s->copy_to) memcpy(s->copy_to, stp_pc.bounce + (size_t)s->bounce * stp_pc.bounce_size, s->len);
+      s->need &= (uint8_t)~STP_PC_NEED_DONE;
+      stp_pc.done[s->op](s);
+      break;
+    default:
+      stp_fatal("Portals conduit: unexpected %s event in SAFE_EQ", PtlEventKindStr(ev->type));
+  }
+  if (!s->need) slot_release(si);
+}
+
+static int pc_poll(void) {
+  ptl_event_t ev;
+  int n = 0, rc;
+  while ((rc = PtlEQGet(stp_pc.safe_eq, &ev)) != PTL_EQ_EMPTY) {
+    if (STP_UNLIKELY(rc != PTL_OK))
+      stp_fatal("Portals conduit: PtlEQGet(SAFE_EQ): %s%s", PtlErrorStr(rc),
+                rc == PTL_EQ_DROPPED ? " (events were lost: send-token accounting is broken)" : "");
+    handle_event(&ev);
+    n++;
+  }
+  return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* out-of-segment local memory                                         */
+/* ------------------------------------------------------------------ */
+ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
+  ptl_md_t md;
+  if (n <= stp_pc.bounce_size) {
+    unsigned spins = 0;
+    while (STP_UNLIKELY(!stp_pc.nbfree)) stp_wait_step(&spins);
+    s->bounce = stp_pc.bfree[--stp_pc.nbfree];
+    *off = (ptl_size_t)s->bounce * stp_pc.bounce_size;
+    return stp_pc.reqsb;
+  }
+  memset(&md, 0, sizeof(md));
+  md.start = p;
+  md.length = n;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = stp_pc.safe_eq;
+  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &s->tmpmd), "binding a TMPMD");
+  *off = 0;
+  return s->tmpmd;
+}
+
+const stp_net_ops_t stp_net_portals_ops = {
+    .name = "portals",
+    .open = pc_open,
+    .segment = pc_segment,
+    .close = pc_close,
+    .poll = pc_poll,
+};

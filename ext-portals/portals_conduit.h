@@ -1,0 +1,137 @@
+/*
+ * portals_conduit.h -- the Portals conduit: the state every stage built on
+ * ptl shares, with one owner (portals_conduit.c, the stage's network), so
+ * the Extended API (portals_ext.c, stage 1) and a native AM Core (stage 2)
+ * sit side by side on it without reaching into each other.
+ *
+ * What it holds (seed 000 Table 1, the parts common to the stages):
+ *   NI        one ptl network interface, host or offload mode;
+ *   SAFE_EQ   the event queue of every initiator-side event (SEND_END, ACK,
+ *             REPLY_END), drained by the network's poll;
+ *   RAR       the segment, posted on RAR_PTE with selector 0x0: remotely
+ *             managed, Put and Get, persistent, no events -- what every
+ *             remote Put lands in and every remote Get reads (in offload
+ *             mode ptl publishes it: initiators then use RMA directly);
+ *   RARSRC    the same memory bound as a free-floating MD with events to
+ *             SAFE_EQ: the local side of transfers from/into the segment;
+ *   ReqSB     bounce buffers for small out-of-segment local data (a copy is
+ *             local completion at once), one bound MD over a pool;
+ *   TMPMD     for larger out-of-segment local data: an MD bound over
+ *             exactly the caller's range (pinning and registering it, as a
+ *             real NIC must) and unlinked when its operation is done;
+ *   slots     the operations in flight, named by their index in the match
+ *             bits (portals_bits.h), so each event finds its slot without a
+ *             search; a slot holds its bounce buffer or TMPMD until every
+ *             event it expects has arrived;
+ *   tokens    send tokens (seed 000 section 3.4): SAFE_EQ's capacity; no
+ *             operation is issued without a token for each event it will
+ *             generate, and a user short of tokens (or slots, or bounce
+ *             buffers) drains SAFE_EQ until enough are back.  SAFE_EQ can
+ *             therefore never overflow; PTL_EQ_DROPPED is a fatal error.
+ *
+ * Completion (seed 000 Table 2): SEND_END clears a slot's local-completion
+ * need (what a non-bulk put waits for); ACK or REPLY_END is its remote
+ * completion, handed to the callback the slot's user registered for the
+ * slot's op type (stp_pc.done[op]).
+ */
+#ifndef STP_PORTALS_CONDUIT_H
+#define STP_PORTALS_CONDUIT_H
+
+#include "portals_bits.h"
+#include "ptl.h"
+#include "stp_internal.h"
+
+#define STP_PC_RAR_PTE 1u
+#define STP_PC_NO_BOUNCE 0xffffffffu
+enum { STP_PC_NEED_SEND = 1u, STP_PC_NEED_DONE = 2u }; /* events a slot still expects */
+
+typedef struct stp_pc_slot {
+  void *owner;           /* what the user completes (the Extended API: its stp_op_t) */
+  uint8_t need;          /* STP_PC_NEED_* still to come */
+  uint8_t op;            /* the op type of its match bits: whose done() runs */
+  uint32_t bounce;       /* bounce buffer index, or STP_PC_NO_BOUNCE */
+  ptl_handle_md_t tmpmd; /* or PTL_INVALID_HANDLE */
+  void *copy_to;         /* a get through a bounce buffer: the caller's buffer */
+  size_t len;
+  uint32_t next; /* free list */
+} stp_pc_slot_t;
+
+/* Remote completion of a slot (its ACK or REPLY_END). */
+typedef void (*stp_pc_done_fn)(stp_pc_slot_t *s);
+
+typedef struct stp_pc {
+  ptl_handle_ni_t ni;
+  ptl_handle_eq_t safe_eq;
+  ptl_handle_md_t rarsrc, reqsb;
+  ptl_handle_me_t rar_me;
+  int open;
+  char *seg; /* this node's segment (RAR, RARSRC), or NULL */
+  size_t seglen;
+  /* slots */
+  stp_pc_slot_t *slot;
+  uint32_t free_slot, nslots;
+  long tokens; /* send tokens */
+  /* bounce buffers */
+  char *bounce;
+  size_t bounce_size;
+  uint32_t nbounce, *bfree, nbfree;
+  /* remote completion, per op type (STP_POP_*) */
+  stp_pc_done_fn done[STP_PBITS_MAX_OP + 1];
+} stp_pc_t;
+
+extern stp_pc_t stp_pc;
+extern const stp_net_ops_t stp_net_portals_ops;
+
+static inline void stp_pc_check(int rc, const char *what) {
+  if (STP_UNLIKELY(rc != PTL_OK)) stp_fatal("Portals conduit: %s: %s", what, PtlErrorStr(rc));
+}
+
+/* A slot for an operation of type op that will generate `events` SAFE_EQ
+ * events (a put 2, a get 1), with tokens for them; drains SAFE_EQ (retiring
+ * operations, polling the library) while either is short. */
+static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, unsigned events) {
+  unsigned spins = 0;
+  uint32_t si;
+  stp_pc_slot_t *s;
+  while (STP_UNLIKELY(stp_pc.tokens < (long)events || stp_pc.free_slot >= stp_pc.nslots)) stp_wait_step(&spins);
+  stp_pc.tokens -= events;
+  si = stp_pc.free_slot;
+  s = &stp_pc.slot[si];
+  stp_pc.free_slot = s->next;
+  s->owner = owner;
+  s->need = (uint8_t)(events > 1 ? STP_PC_NEED_SEND | STP_PC_NEED_DONE : STP_PC_NEED_DONE);
+  s->op = (uint8_t)op;
+  s->bounce = STP_PC_NO_BOUNCE;
+  s->tmpmd = PTL_INVALID_HANDLE;
+  s->copy_to = NULL;
+  return si;
+}
+
+static inline int stp_pc_in_segment(const void *p, size_t n) {
+  uintptr_t a = (uintptr_t)p, b = (uintptr_t)stp_pc.seg;
+  return a >= b && n <= stp_pc.seglen && a - b <= stp_pc.seglen - n;
+}
+
+/* The local MD and offset of slot s for [p, p+n): RARSRC inside the
+ * segment, else a bounce buffer (small: the caller copies into
+ * stp_pc.bounce + *off) or a TMPMD bound over exactly the range. */
+ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off);
+static inline ptl_handle_md_t stp_pc_local_md(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
+  if (STP_LIKELY(stp_pc_in_segment(p, n))) {
+    *off = (ptl_size_t)((char *)p - stp_pc.seg);
+    return stp_pc.rarsrc;
+  }
+  return stp_pc_local_md_slow(s, p, n, off);
+}
+
+/* Where node's segment address addr lies in its RAR entry. */
+static inline ptl_size_t stp_pc_roff(gasnet_node_t node, const void *addr) {
+  return (ptl_size_t)((const char *)addr - (const char *)stp.seg[node].addr);
+}
+
+static inline ptl_process_id_t stp_pc_target(gasnet_node_t node) {
+  ptl_process_id_t id = {(ptl_nid_t)node, 0};
+  return id;
+}
+
+#endif /* STP_PORTALS_CONDUIT_H */
