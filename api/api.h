@@ -35,7 +35,6 @@ extern const stp_stage_t *stp_stage; /* the active one, from gasnet_init */
 /* ------------------------------------------------------------------ */
 /* shared between the API files                                        */
 /* ------------------------------------------------------------------ */
-void stp_exit_now(int code) STP_NORETURN;     /* api_init.c: the exit protocol */
 void stp_barrier_progress(void);              /* barrier.c */
 void stp_barrier_poll(void);                  /* barrier.c: stp.hook_barrier */
 extern const stp_handler_reg_t stp_barrier_handlers[];

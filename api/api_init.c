@@ -121,7 +121,7 @@ static void exit_hook(void) {
     if (!life.notices++) stp.exit_code = code; /* the first code wins */
     stp.exit_pending = 1;
   }
-  if (stp.exit_pending && !stp.in_handler) stp_exit_now(stp.exit_code);
+  if (stp.exit_pending && !stp.in_handler) lifecycle_exit(stp.exit_code, 0);
 }
 
 /* The node table: hosts from the bootstrap's locality. */
@@ -350,10 +350,6 @@ void gasnet_exit(int exitcode) {
   exit(exitcode); /* not reached */
 }
 
-void stp_exit_now(int code) {
-  lifecycle_exit(code, 0);
-  exit(code); /* not reached */
-}
 
 /* ------------------------------------------------------------------ */
 /* queries                                                             */

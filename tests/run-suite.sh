@@ -18,7 +18,11 @@
 #               ucx stage once with UCX's default transports and once with
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
-#   TESTS       any of: unit ptl conformance badinput exittest (default: all).
+#   TESTS       any of: tree unit ptl conformance badinput exittest (default: all).
+#               tree: the checks of the tree itself, once: no lower layer
+#               includes or calls a higher one (scripts/check-layers.sh, on
+#               TOP_SRCDIR and the libraries in TOP_BUILDDIR), the README's
+#               environment table agrees with the code (scripts/check-env.sh);
 #               unit: the pure-module unit tests (UNIT_TESTS, no MPI), once;
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
 #               when a stage built on ptl is in STAGES
@@ -42,7 +46,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-unit ptl conformance badinput exittest}
+TESTS=${TESTS:-tree unit ptl conformance badinput exittest}
+TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
+TOP_BUILDDIR=${TOP_BUILDDIR:-}
 UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits}
 PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
@@ -278,7 +284,7 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
   exit 1
 fi
 for t in $TESTS; do
-  case $t in unit | ptl) continue ;; esac
+  case $t in tree | unit | ptl) continue ;; esac
   if [ ! -x "$BINDIR/$t" ]; then
     echo "FAIL: $BINDIR/$t not built"
     echo "0 passed, 1 failed"
@@ -290,6 +296,24 @@ done
 stage=unit tag=unit logtag=unit
 stage_t0=$(date +%s.%N)
 variant_flags=()
+if [[ " $TESTS " == *" tree "* ]]; then
+  mkdir -p "$LOGDIR/tree"
+  for c in check-layers check-env; do
+    log="$LOGDIR/tree/$c.log"
+    args=()
+    [ "$c" = check-layers ] && [ -n "$TOP_BUILDDIR" ] && args=("$TOP_BUILDDIR")
+    timeout -k 5 60 bash "$TOP_SRCDIR/scripts/$c.sh" "${args[@]}" >"$log" 2>&1 </dev/null
+    RC=$?
+    if [ "$RC" = 0 ]; then
+      echo "PASS tree $c ($(tail -n 1 "$log"))"
+      npass=$((npass + 1))
+    else
+      echo "FAIL tree $c (exit status $RC)"
+      tail -n 20 "$log" | sed 's/^/    | /'
+      nfail=$((nfail + 1))
+    fi
+  done
+fi
 if [[ " $TESTS " == *" unit "* ]]; then
   mkdir -p "$LOGDIR/unit"
   for u in $UNIT_TESTS; do
@@ -363,7 +387,7 @@ for stage in $STAGES; do
           for m in $(selected_modes exittest); do run_exittest "$m" "$np"; done
         done
         ;;
-      unit | ptl) ;; # once per suite, above
+      tree | unit | ptl) ;; # once per suite, above
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
         nfail=$((nfail + 1))

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# check-layers.sh -- no lower layer includes or calls a higher one.
+#
+#   bash scripts/check-layers.sh [BUILDDIR]
+#
+# The layers, bottom-up (DESIGN-NOTES.md, "Layers"); a directory may use
+# its own files and any directory of a LOWER layer, never one of its own
+# layer (backends do not reach into each other) or above:
+#
+#   0  boot credits          bootstrap interface + MPI launcher; credit accounting
+#   1  ucx                   the UCX module
+#   2  ptl                   the Portals emulation (its tests and bench too)
+#   3  common include        the runtime and seams; the public headers
+#   4  core-mpi ext-ref ext-ucx ext-portals    Cores, Extended backends, networks
+#   5  api                   GASNet-1 entry points, lifecycle, stage table
+#
+# Two checks:
+#   includes  every #include "file" of every source, resolved to the
+#             directory holding that file;
+#   symbols   (with BUILDDIR, after make) every undefined symbol of each
+#             directory's convenience library, resolved to the library that
+#             defines it (nm).  Calls through ops tables and hooks are
+#             function pointers, not symbols: that is how the API layer's
+#             upward paths (progress hooks, handler dispatch) stay legal.
+# Prints each violation and ends with "layers: N violations"; exit 1 if any.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-}
+
+declare -A layer=(
+  [boot]=0 [credits]=0 [ucx]=1 [ptl]=2 [common]=3 [include]=3
+  [core-mpi]=4 [ext-ref]=4 [ext-ucx]=4 [ext-portals]=4 [api]=5
+)
+bad=0
+
+# May code in directory $1 use directory $2?
+allowed() {
+  [ "$1" = "$2" ] && return 0
+  [ "$2" = include ] && [ "${layer[$1]}" -ge 3 ] && return 0
+  [ "${layer[$2]}" -lt "${layer[$1]}" ]
+}
+
+# ------------------------------------------------------------ includes
+declare -A home=() # file name -> directory
+for d in "${!layer[@]}"; do
+  while IFS= read -r f; do
+    n=$(basename "$f")
+    n=${n%.in}
+    home[$n]=$d
+  done < <(find "$top/$d" -name '*.h' -o -name '*.h.in')
+done
+home[config.h]=include # configure's, at the top of the build tree
+
+for d in "${!layer[@]}"; do
+  while IFS= read -r f; do
+    while IFS= read -r inc; do
+      h=${inc#*\"}
+      h=${h%%\"*}
+      h=$(basename "$h")
+      to=${home[$h]:-}
+      [ -z "$to" ] && continue # a system or third-party header
+      if ! allowed "$d" "$to"; then
+        echo "include: ${f#$top/} (layer ${layer[$d]}, $d) includes $h from $to (layer ${layer[$to]})"
+        bad=$((bad + 1))
+      fi
+    done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f")
+  done < <(find "$top/$d" -name '*.c' -o -name '*.h' -o -name '*.h.in')
+done
+
+# ------------------------------------------------------------ symbols
+if [ -n "$build" ]; then
+  declare -A def=() # symbol -> directory
+  libs=()
+  for d in "${!layer[@]}"; do
+    for a in "$build/$d"/.libs/*.a; do
+      [ -f "$a" ] || continue
+      libs+=("$d:$a")
+      while read -r _ _ sym; do def[$sym]=$d; done < <(nm -g --defined-only "$a" 2>/dev/null | grep -E ' [TDRBCV] ')
+    done
+  done
+  if [ ${#libs[@]} -eq 0 ]; then
+    echo "symbols: no convenience libraries under $build (run make first)"
+    bad=$((bad + 1))
+  fi
+  for la in "${libs[@]}"; do
+    d=${la%%:*}
+    a=${la#*:}
+    while read -r sym; do
+      to=${def[$sym]:-}
+      [ -z "$to" ] && continue # libc, MPI, UCX, ...
+      if ! allowed "$d" "$to"; then
+        echo "symbol: $d (layer ${layer[$d]}) uses $sym from $to (layer ${layer[$to]})"
+        bad=$((bad + 1))
+      fi
+    done < <(nm -u "$a" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u)
+  done
+  echo "layers: checked includes and the symbols of ${#libs[@]} libraries"
+else
+  echo "layers: checked includes (give a build directory to check symbols too)"
+fi
+echo "layers: $bad violations"
+[ "$bad" -eq 0 ]
