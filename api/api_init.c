@@ -21,16 +21,15 @@
 #include "api.h"
 
 #include <sched.h>
-#include <time.h>
-
-#include "boot_mpi.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "boot_mpi.h"
 
 /* ------------------------------------------------------------------ */
 /* segment sizing                                                      */

@@ -16,6 +16,7 @@ Usage (from the top of a build tree, after `make`):
     python3 bench/compare.py                    # full size ranges, 10,000 iterations, 3 reps
     python3 bench/compare.py --gasnet /work/ext/gasnet-inst   # + real GASNet mpi/ucx columns
     python3 bench/compare.py --stages mpi,ucx --tests putlat,amshort --reps 5
+    python3 bench/compare.py --quick --other-build before=../build-before   # a change, before/after
     make -C bench compare-quick                  # the same as the first line
 
 Output directory (default results/<timestamp>/):
@@ -111,9 +112,10 @@ class Runner:
     columns (the CSV 'stage' field names the column).  test_map maps a CSV
     test name to the tests it is shown under (None: shown under itself)."""
 
-    def __init__(self, name, argv, env=None, test_map=None, kind="stage"):
+    def __init__(self, name, argv, env=None, test_map=None, kind="stage", group=None):
         self.name, self.argv, self.env = name, argv, dict(env or {})
         self.test_map, self.kind = test_map, kind
+        self.group = group  # runners of one group take turns at going first (see rep_order)
         self.headers = []
 
     def command_line(self, csv_path):
@@ -235,14 +237,41 @@ def size_args(a, min_size=None):
 
 def stage_runners(a, ctx):
     """One column per stage, plus one per --variant (a stage run with extra
-    environment, e.g. a tuning knob, under its own column name)."""
-    out = [Runner(s, ctx.mpirun + [ctx.stpbench, "-t", a.tests] + size_args(a),
-                  env={"STAGEPORT_STAGE": s}, kind="stage") for s in a.stages]
+    environment, e.g. a tuning knob, under its own column name); with
+    --other-build, each of them again from the other build, right after it
+    (so the two alternate: before/after comparisons of a change)."""
+    cols = [(s, s, {"STAGEPORT_STAGE": s}) for s in a.stages]
     for label, stage, *assigns in a.variant or []:
         env = dict(kv.split("=", 1) for kv in assigns)
         env["STAGEPORT_STAGE"] = stage
-        out.append(Runner(label, ctx.mpirun + [ctx.stpbench, "-t", a.tests, "--label", label]
-                          + size_args(a), env=env, kind="stage"))
+        cols.append((label, stage, env))
+    out = []
+    for name, stage, env in cols:
+        out.append(Runner(name, ctx.mpirun + [ctx.stpbench, "-t", a.tests, "--label", name] + size_args(a),
+                          env=env, kind="stage", group=name))
+        for olabel, obench in ctx.other_builds:
+            oname = "%s-%s" % (olabel, name)
+            out.append(Runner(oname, ctx.mpirun + [obench, "-t", a.tests, "--label", oname] + size_args(a),
+                              env=env, kind="stage", group=name))
+    return out
+
+
+def rep_order(runners, rep):
+    """The order of one repetition: the runners' order, except that the
+    members of a group (a column and its --other-build shadows) rotate, so
+    each goes first as often as the others: a run's place in the sequence
+    shifts its time by several percent on this VM, which must not pass for
+    the difference between two builds."""
+    out, i = [], 0
+    while i < len(runners):
+        g = runners[i].group
+        j = i + 1
+        while g is not None and j < len(runners) and runners[j].group == g:
+            j += 1
+        members = runners[i:j]
+        k = (rep - 1) % len(members)
+        out += members[k:] + members[:k]
+        i = j
     return out
 
 
@@ -498,6 +527,10 @@ def parse_args(argv):
                     help="LABEL STAGE [VAR=VALUE ...]: one more column, LABEL, running STAGE with "
                     "these environment variables (repeatable), e.g. --variant mpi-rq4 mpi "
                     "STAGEPORT_MPI_RECV_REQUEST=4")
+    ap.add_argument("--other-build", action="append", metavar="LABEL=DIR", default=[],
+                    help="also run every stage column with the stpbench of another build tree "
+                    "(DIR, or DIR/bench), as column LABEL-<column>, right after the column it "
+                    "shadows: the before/after table of a change (repeatable)")
     ap.add_argument("--tests", help="comma-separated stpbench tests (default %s; --quick: %s)"
                     % (DEFAULT_TESTS, QUICK["tests"]))
     ap.add_argument("--reps", type=int, help="repetitions, alternating the columns (default 3; --quick: %d)" % QUICK["reps"])
@@ -566,6 +599,15 @@ def main(argv):
         return 2
     ctx.stpbench = os.path.join(ctx.builddir, "stpbench")
     ctx.mpibench = os.path.join(ctx.builddir, "mpibench")
+    ctx.other_builds = []
+    for spec in a.other_build:
+        label, _, odir = spec.partition("=")
+        found = find_builddir(os.path.join(odir, "bench")) or find_builddir(odir)
+        if not label or not found:
+            print("compare.py: --other-build %s: want LABEL=DIR with DIR/stpbench or DIR/bench/stpbench"
+                  % spec, file=sys.stderr)
+            return 2
+        ctx.other_builds.append((label, os.path.join(found, "stpbench")))
     built = list_stages(ctx.stpbench)
     a.stages = [s for s in a.stages.split(",") if s] if a.stages is not None else built
     missing = [s for s in a.stages + [v[1] for v in a.variant or []] if s not in built]
@@ -595,7 +637,7 @@ def main(argv):
     t_start = time.monotonic()
     samples, raw, columns, loads = {}, [], [], []
     for rep in range(1, a.reps + 1):
-        for r in runners:
+        for r in rep_order(runners, rep):
             rows, err, load, before, tries = measure_run(r, ctx, rep, a)
             loads.append({"rep": rep, "runner": r.name, "other_load": load,
                           "other_load_before": before, "attempts": tries})

@@ -1,6 +1,6 @@
 /*
- * credits.c -- the checked, out-of-line half of credits.h (the fast paths,
- * charge and piggyback, are inline there).
+ * credits.c -- the out-of-line half of credits.h: set-up, the whole check,
+ * and the messages of refusals (every per-message path is inline there).
  */
 #include "credits.h"
 
@@ -62,34 +62,28 @@ void credits_fini(credits_t *c) {
   c->peer = NULL;
 }
 
-int credits_returned(credits_t *c, uint32_t target, uint32_t n) {
-  credits_peer_t *p;
+/* The refusals of credits_returned and credits_arrived (credits.h), which
+ * changed nothing: say why. */
+int credits_refuse_returned(credits_t *c, uint32_t target, uint32_t n) {
+  const credits_peer_t *p;
   if (target >= c->cfg.npeers)
     return fail(c, CREDITS_EINVAL, "credits_returned: peer %u, but only %u peers", target, c->cfg.npeers);
   p = &c->peer[target];
-  if ((uint64_t)p->avail + n > p->grant)
-    return fail(c, CREDITS_EINVARIANT,
-                "credits: peer %u returned %u credits with %u of %u available: more than was spent there "
-                "(a duplicated or forged return)",
-                target, n, p->avail, p->grant);
-  p->avail += n;
-  c->stats.returned += n;
-  return CREDITS_OK;
+  return fail(c, CREDITS_EINVARIANT,
+              "credits: peer %u returned %u credits with %u of %u available: more than was spent there "
+              "(a duplicated or forged return)",
+              target, n, p->avail, p->grant);
 }
 
-int credits_arrived(credits_t *c, uint32_t requester, uint32_t cost) {
-  credits_peer_t *p;
+int credits_refuse_arrived(credits_t *c, uint32_t requester, uint32_t cost) {
+  const credits_peer_t *p;
   if (requester >= c->cfg.npeers)
     return fail(c, CREDITS_EINVAL, "credits_arrived: peer %u, but only %u peers", requester, c->cfg.npeers);
   p = &c->peer[requester];
-  if ((uint64_t)p->owed + cost > p->lent)
-    return fail(c, CREDITS_EINVARIANT,
-                "credits: peer %u sent a request of cost %u with %u already owed to it: more than its share %u "
-                "(it overspent)",
-                requester, cost, p->owed, p->lent);
-  p->owed += cost;
-  c->stats.arrived += cost;
-  return CREDITS_OK;
+  return fail(c, CREDITS_EINVARIANT,
+              "credits: peer %u sent a request of cost %u with %u already owed to it: more than its share %u "
+              "(it overspent)",
+              requester, cost, p->owed, p->lent);
 }
 
 int credits_check(credits_t *c) {

@@ -125,8 +125,12 @@ static inline uint32_t credits_cost(const credits_t *c, size_t payload) {
   return u ? 1u + (uint32_t)((payload + u - 1) / u) : 1u;
 }
 
-/* The inline calls below do not check the peer index (they are on every
- * message's path); credits_returned and credits_arrived do. */
+/* Every per-message call is inline.  credits_charge, credits_piggyback and
+ * credits_flush_due do not check the peer index (the caller's own
+ * destination); credits_returned and credits_arrived do (the peer comes
+ * from the wire). */
+int credits_refuse_returned(credits_t *c, uint32_t target, uint32_t n);  /* (credits.c) */
+int credits_refuse_arrived(credits_t *c, uint32_t requester, uint32_t cost);
 
 /* Requester side: spend cost credits at target.  CREDITS_OK, or
  * CREDITS_EAGAIN (nothing spent: stall, keep serving, retry), or
@@ -144,13 +148,34 @@ static inline int credits_charge(credits_t *c, uint32_t target, uint32_t cost) {
 }
 
 /* Requester side: n credits came back from target (in any message header).
- * CREDITS_EINVARIANT, nothing changed, if avail would pass the grant. */
-int credits_returned(credits_t *c, uint32_t target, uint32_t n);
+ * CREDITS_EINVARIANT, nothing changed, if avail would pass the grant;
+ * CREDITS_EINVAL for a target out of range. */
+static inline int credits_returned(credits_t *c, uint32_t target, uint32_t n) {
+  if (__builtin_expect(target < c->cfg.npeers, 1)) {
+    credits_peer_t *p = &c->peer[target];
+    if (__builtin_expect((uint64_t)p->avail + n <= p->grant, 1)) {
+      p->avail += n;
+      c->stats.returned += n;
+      return CREDITS_OK;
+    }
+  }
+  return credits_refuse_returned(c, target, n);
+}
 
 /* Target side: a request of this cost arrived from requester (call before
  * its handler runs).  CREDITS_EINVARIANT, nothing changed, if owed would
- * pass the requester's share: it overspent. */
-int credits_arrived(credits_t *c, uint32_t requester, uint32_t cost);
+ * pass the requester's share: it overspent; CREDITS_EINVAL out of range. */
+static inline int credits_arrived(credits_t *c, uint32_t requester, uint32_t cost) {
+  if (__builtin_expect(requester < c->cfg.npeers, 1)) {
+    credits_peer_t *p = &c->peer[requester];
+    if (__builtin_expect((uint64_t)p->owed + cost <= p->lent, 1)) {
+      p->owed += cost;
+      c->stats.arrived += cost;
+      return CREDITS_OK;
+    }
+  }
+  return credits_refuse_arrived(c, requester, cost);
+}
 
 /* Target side: take the credits owed to peer, at most max (a header
  * field's capacity), for a message about to be sent to it. */

@@ -296,41 +296,31 @@ done
 stage=unit tag=unit logtag=unit
 stage_t0=$(date +%s.%N)
 variant_flags=()
+# once KIND NAME PATTERN CMD...: a job run once per suite; it passes when
+# it exits 0 and its output has a line matching PATTERN (its verdict).
+once() {
+  local kind=$1 name=$2 pat=$3 log="$LOGDIR/$1/$2.log" t0
+  shift 3
+  mkdir -p "$LOGDIR/$kind"
+  t0=$(date +%s.%N)
+  timeout -k 5 60 "$@" >"$log" 2>&1 </dev/null
+  RC=$?
+  ELAPSED=$(fsub "$t0" "$(date +%s.%N)")
+  if [ "$RC" = 0 ] && grep -q "$pat" "$log"; then
+    echo "PASS $kind $name ($(grep "$pat" "$log" | tail -n 1)) [${ELAPSED}s]"
+    npass=$((npass + 1))
+  else
+    echo "FAIL $kind $name (exit status $RC) [${ELAPSED}s]"
+    tail -n 20 "$log" | sed 's/^/    | /'
+    nfail=$((nfail + 1))
+  fi
+}
 if [[ " $TESTS " == *" tree "* ]]; then
-  mkdir -p "$LOGDIR/tree"
-  for c in check-layers check-env; do
-    log="$LOGDIR/tree/$c.log"
-    args=()
-    [ "$c" = check-layers ] && [ -n "$TOP_BUILDDIR" ] && args=("$TOP_BUILDDIR")
-    timeout -k 5 60 bash "$TOP_SRCDIR/scripts/$c.sh" "${args[@]}" >"$log" 2>&1 </dev/null
-    RC=$?
-    if [ "$RC" = 0 ]; then
-      echo "PASS tree $c ($(tail -n 1 "$log"))"
-      npass=$((npass + 1))
-    else
-      echo "FAIL tree $c (exit status $RC)"
-      tail -n 20 "$log" | sed 's/^/    | /'
-      nfail=$((nfail + 1))
-    fi
-  done
+  once tree check-layers '^layers: 0 violations' bash "$TOP_SRCDIR/scripts/check-layers.sh" $TOP_BUILDDIR
+  once tree check-env '^env: 0 disagreements' bash "$TOP_SRCDIR/scripts/check-env.sh"
 fi
 if [[ " $TESTS " == *" unit "* ]]; then
-  mkdir -p "$LOGDIR/unit"
-  for u in $UNIT_TESTS; do
-    log="$LOGDIR/unit/$u.log"
-    t0=$(date +%s.%N)
-    timeout -k 5 60 "$BINDIR/$u" >"$log" 2>&1 </dev/null
-    RC=$?
-    ELAPSED=$(fsub "$t0" "$(date +%s.%N)")
-    if [ "$RC" = 0 ] && grep -q "^ok $u" "$log"; then
-      echo "PASS unit $u [${ELAPSED}s]"
-      npass=$((npass + 1))
-    else
-      echo "FAIL unit $u (exit status $RC) [${ELAPSED}s]"
-      tail -n 20 "$log" | sed 's/^/    | /'
-      nfail=$((nfail + 1))
-    fi
-  done
+  for u in $UNIT_TESTS; do once unit "$u" "^ok $u" "$BINDIR/$u"; done
 fi
 if [[ " $TESTS " == *" ptl "* ]] && [[ " $STAGES " == *" hybrid "* ]] && [ -n "$PTL_RUNNER" ]; then
   mkdir -p "$LOGDIR/ptl"
