@@ -857,6 +857,9 @@ static const simcase_t sims[] = {
      .step_bound = 50000},
     {.name = "scale1024_all2all_mixed256_g8_reply0", .nprocs = 1024, .work = 1200, .pattern = PAT_UNIFORM,
      .cfg = MIXED(8, 5), .max_payload = 1024, .reply_pct = 0, .max_delay = 16, .serve = 8, .step_bound = 8000},
+    {.name = "scale2048_hotspot_unit0_g2_reply0", .nprocs = 2048, .work = 300, .pattern = PAT_HOTSPOT,
+     .hot_every = 100, .hot_pct = 30, .cfg = UNIT0(2, 1), .reply_pct = 0, .max_delay = 16, .serve = 32,
+     .step_bound = 60000},
     /* the controls of the two starvation cases below: the same, fault-free and within the bound */
     {.name = "ring_mixed256_g2_cost2_reply50", .nprocs = 16, .work = 3000, .pattern = PAT_RING, .cfg = MIXED(2, 2),
      .min_payload = 1, .max_payload = 256, .reply_pct = 50, .max_delay = 8, .step_bound = 40000},
