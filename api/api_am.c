@@ -19,11 +19,20 @@
     va_end(_ap);                                                                           \
   } while (0)
 
-static inline void check_request(const char *fn, gasnet_node_t dest) {
+/* Indices 1..127 are the library's (spec 2.1.2): a client message naming one
+ * would run a library handler on arguments it trusts.  Refused with checks
+ * on or off (one compare): checks off removes reports, not memory safety. */
+static inline void check_handler(const char *fn, gasnet_handler_t handler) {
+  if (STP_UNLIKELY(handler < STP_H_FIRST_CLIENT))
+    stp_fatal("%s: handler index %u is not a client handler (indices 1..127 are reserved for the library, "
+              "clients use 128..255)", fn, (unsigned)handler);
+}
+
+static inline void check_request(const char *fn, gasnet_node_t dest, gasnet_handler_t handler) {
   STP_CHECK_ATTACHED(fn);
   STP_CHECK_NOT_IN_HANDLER(fn);
   STP_CHECK_NODE(fn, dest);
-  (void)fn;
+  check_handler(fn, handler);
   (void)dest;
 }
 
@@ -39,7 +48,7 @@ static inline void check_payload(const char *fn, size_t nbytes, size_t max, cons
 int stp_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...) {
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_SHORT, 0, handler, 0, args, NULL, 0, NULL};
-  check_request("gasnet_AMRequestShort", dest);
+  check_request("gasnet_AMRequestShort", dest, handler);
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMRequestShort");
   am.nargs = (uint8_t)numargs;
   return stp_am_request(dest, &am);
@@ -49,7 +58,7 @@ int stp_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, const voi
                          int numargs, ...) {
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
-  check_request("gasnet_AMRequestMedium", dest);
+  check_request("gasnet_AMRequestMedium", dest, handler);
   check_payload("gasnet_AMRequestMedium", nbytes, stp.core->max_medium, "gasnet_AMMaxMedium");
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMRequestMedium");
   am.nargs = (uint8_t)numargs;
@@ -61,7 +70,7 @@ int stp_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, const void 
   gasnet_handlerarg_t args[16];
   const char *fn = async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong";
   stp_am_t am = {STP_AM_LONG, (uint8_t)!!async, handler, 0, args, source_addr, nbytes, dest_addr};
-  check_request(fn, dest);
+  check_request(fn, dest, handler);
   check_payload(fn, nbytes, stp.core->max_long_request, "gasnet_AMMaxLongRequest");
   STP_CHECK_REMOTE(fn, dest, dest_addr, nbytes);
   STP_GET_ARGS(args, numargs, numargs, fn);
@@ -69,8 +78,9 @@ int stp_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, const void 
   return stp_am_request(dest, &am);
 }
 
-static inline stp_token_t *check_reply(const char *fn, gasnet_token_t token) {
+static inline stp_token_t *check_reply(const char *fn, gasnet_token_t token, gasnet_handler_t handler) {
   stp_token_t *t = (stp_token_t *)token;
+  check_handler(fn, handler);
 #if STP_CHECKS
   if (STP_UNLIKELY(!t || !stp.in_handler)) stp_fatal("%s: called outside a request handler", fn);
   if (STP_UNLIKELY(!t->is_request)) stp_fatal("%s: called from a reply handler (reply handlers may not send)", fn);
@@ -85,7 +95,7 @@ static inline stp_token_t *check_reply(const char *fn, gasnet_token_t token) {
 int stp_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...) {
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_SHORT, 0, handler, 0, args, NULL, 0, NULL};
-  stp_token_t *t = check_reply("gasnet_AMReplyShort", token);
+  stp_token_t *t = check_reply("gasnet_AMReplyShort", token, handler);
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyShort");
   am.nargs = (uint8_t)numargs;
   return stp.core->reply(t, &am);
@@ -95,7 +105,7 @@ int stp_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, const voi
                        int numargs, ...) {
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
-  stp_token_t *t = check_reply("gasnet_AMReplyMedium", token);
+  stp_token_t *t = check_reply("gasnet_AMReplyMedium", token, handler);
   check_payload("gasnet_AMReplyMedium", nbytes, stp.core->max_medium, "gasnet_AMMaxMedium");
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyMedium");
   am.nargs = (uint8_t)numargs;
@@ -106,7 +116,7 @@ int stp_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, const void 
                      void *dest_addr, int numargs, ...) {
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_LONG, 0, handler, 0, args, source_addr, nbytes, dest_addr};
-  stp_token_t *t = check_reply("gasnet_AMReplyLong", token);
+  stp_token_t *t = check_reply("gasnet_AMReplyLong", token, handler);
   check_payload("gasnet_AMReplyLong", nbytes, stp.core->max_long_reply, "gasnet_AMMaxLongReply");
   STP_CHECK_REMOTE("gasnet_AMReplyLong", t->src, dest_addr, nbytes);
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyLong");

@@ -81,12 +81,22 @@ static struct {
   int exiting;  /* the exit protocol has started */
 } life;
 
-static void lifecycle_exit(int code, int from_atexit);
+/* How the exit protocol was entered. */
+enum { BY_GASNET_EXIT, BY_PROCESS_EXIT, BY_PEER };
+static void lifecycle_exit(int code, int how);
 
-/* Returning from main (or exit() after init) runs the exit protocol too. */
-static void stp_atexit(void) {
-  if (stp.inited && !life.exiting) lifecycle_exit(0, 1);
+/* exit(N) or returning N from main after init runs the exit protocol too,
+ * with N (spec 2.1.5: the job ends with the code the process exited with). */
+#if HAVE_ON_EXIT
+static void stp_on_exit(int status, void *arg) {
+  (void)arg;
+  if (stp.inited && !life.exiting) lifecycle_exit(status, BY_PROCESS_EXIT);
 }
+#else
+static void stp_atexit(void) { /* (no on_exit: the status is not known here) */
+  if (stp.inited && !life.exiting) lifecycle_exit(0, BY_PROCESS_EXIT);
+}
+#endif
 
 static const stp_stage_t *select_stage(void) {
   const char *name = getenv("STAGEPORT_STAGE");
@@ -120,7 +130,7 @@ static void exit_hook(void) {
     if (!life.notices++) stp.exit_code = code; /* the first code wins */
     stp.exit_pending = 1;
   }
-  if (stp.exit_pending && !stp.in_handler) lifecycle_exit(stp.exit_code, 0);
+  if (stp.exit_pending && !stp.in_handler) lifecycle_exit(stp.exit_code, BY_PEER);
 }
 
 /* The node table: hosts from the bootstrap's locality. */
@@ -169,7 +179,11 @@ int gasnet_init(int *argc, char ***argv) {
   stp.nodes = (gasnet_node_t)stp.boot.size;
   init_nodeinfo();
   stp.inited = 1;
+#if HAVE_ON_EXIT
+  on_exit(stp_on_exit, NULL);
+#else
   atexit(stp_atexit);
+#endif
   init_waitmode();
   stp.max_local_seg = max_local_segment();
   stp.max_global_seg = (uintptr_t)allmin_u64(stp.max_local_seg);
@@ -300,22 +314,29 @@ static double now_sec(void) {
 }
 
 /* The exit protocol, then teardown in the reverse order of attach.  From
- * the atexit hook (code 0, main returned) it returns instead of exiting. */
-static void lifecycle_exit(int code, int from_atexit) {
-  int peers = (int)stp.nodes - 1, pcode;
+ * the process's own exit (exit(N), return from main) it returns, and the
+ * process goes on exiting; else it exits. */
+static void lifecycle_exit(int code, int how) {
+  int peers = (int)stp.nodes - 1, pcode, from_exit = how == BY_PROCESS_EXIT;
   uint64_t wait_s;
   double deadline;
 
   if (life.exiting) {
-    if (from_atexit) return;
+    if (from_exit) return;
     _exit(code); /* exit() again while exiting (e.g. from a handler during teardown) */
   }
   life.exiting = 1;
   if (!stp_boot_mpi_usable()) { /* the client finalized MPI itself */
-    if (!from_atexit) exit(code);
+    if (!from_exit) exit(code);
     return;
   }
-  if (stp.exit_pending) code = stp.exit_code; /* answering a peer: adopt its code */
+  if (stp.exit_pending) { /* a peer ended the job first: adopt its code */
+    code = stp.exit_code;
+    how = BY_PEER;
+  }
+  if (code && how != BY_PEER) /* say which node ended the job, and how */
+    fprintf(stderr, "stageport: node %u: %s ends the job with exit code %d\n", (unsigned)stp.mynode,
+            how == BY_GASNET_EXIT ? "gasnet_exit" : "exit() or a return from main", code);
   fflush(stdout);
   fflush(stderr);
 
@@ -328,7 +349,7 @@ static void lifecycle_exit(int code, int from_atexit) {
   }
   if (life.notices < peers) {
     fprintf(stderr,
-            "stageport: node %u: gasnet_exit(%d): %d of %d peers did not take part in the exit within %" PRIu64
+            "stageport: node %u: exit with code %d: %d of %d peers did not take part in the exit within %" PRIu64
             " s (computing without calling GASNet, or hung); aborting the job with code %d\n",
             (unsigned)stp.mynode, code, peers - life.notices, peers, wait_s, code);
     stp_abort(code);
@@ -340,12 +361,12 @@ static void lifecycle_exit(int code, int from_atexit) {
     if (stp.net) stp.net->close();
   }
   stp_boot_mpi_close(1);
-  if (!from_atexit) exit(code);
+  if (!from_exit) exit(code);
 }
 
 void gasnet_exit(int exitcode) {
   if (!stp.inited) exit(exitcode);
-  lifecycle_exit(exitcode, 0);
+  lifecycle_exit(exitcode, BY_GASNET_EXIT);
   exit(exitcode); /* not reached */
 }
 

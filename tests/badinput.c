@@ -61,7 +61,7 @@ static void wait_forever(void) {
 /* handlers                                                            */
 /* ------------------------------------------------------------------ */
 enum { H_REQ = 200, H_MEDLONG = 201, H_REP = 202, H_REPLY_TWICE = 203, H_REQ_IN_HANDLER = 204, H_PUT_IN_HANDLER = 205,
-       H_REPLY_MEDIUM_BIG = 206 };
+       H_REPLY_MEDIUM_BIG = 206, H_REPLY_RESERVED = 207 };
 static void h_req(gasnet_token_t t) { (void)t; }
 static void h_medlong(gasnet_token_t t, void *b, size_t n) { (void)t, (void)b, (void)n; }
 static void h_rep(gasnet_token_t t) { (void)t; }
@@ -89,6 +89,13 @@ static void h_reply_medium_big(gasnet_token_t t) {
   expect("word", "%zu", n);
   gasnet_AMReplyMedium0(t, H_MEDLONG, b, n);
 }
+/* a reply to a library handler index, with a payload that would be written
+ * wherever the library handler's pointer arguments say */
+static void h_reply_reserved(gasnet_token_t t) {
+  expect("sub", "AMReplyMedium");
+  expect("word", "11");
+  gasnet_AMReplyMedium4(t, 11, buf, 64, 0x1000, 0, 0x2000, 0);
+}
 static gasnet_handlerentry_t table[] = {
     {H_REQ, (handlerfn_t)h_req},
     {H_MEDLONG, (handlerfn_t)h_medlong},
@@ -97,6 +104,7 @@ static gasnet_handlerentry_t table[] = {
     {H_REQ_IN_HANDLER, (handlerfn_t)h_req_in_handler},
     {H_PUT_IN_HANDLER, (handlerfn_t)h_put_in_handler},
     {H_REPLY_MEDIUM_BIG, (handlerfn_t)h_reply_medium_big},
+    {H_REPLY_RESERVED, (handlerfn_t)h_reply_reserved},
 };
 
 /* ------------------------------------------------------------------ */
@@ -165,6 +173,26 @@ static void m_handler_unreg(void) {
   expect("word", "250");
   gasnet_AMRequestShort0(1, 250);
 }
+/* Client messages to the library's handler indices (1..127): with the
+ * arguments below, index 2 (the AM memset) would write 4 KiB at address
+ * 0x1000 of the target, index 9 (a put acknowledgement) decrement a
+ * counter there; both must be refused at the source. */
+static void m_reserved_handler_request(void) {
+  expect("sub", "AMRequestShort");
+  expect("word", "2");
+  gasnet_AMRequestShort7(1, 2, 0x1000, 0, 0x55, 4096, 0, 0x1000, 0);
+}
+static void m_reserved_handler_request9(void) {
+  expect("sub", "AMRequestShort");
+  expect("word", "9");
+  gasnet_AMRequestShort2(1, 9, 0x1000, 0);
+}
+static void m_reserved_handler_long(void) {
+  expect("sub", "AMRequestLong");
+  expect("word", "8");
+  gasnet_AMRequestLong2(1, 8, buf, 64, seg[1].addr, 0x1000, 0);
+}
+static void m_reserved_handler_reply(void) { gasnet_AMRequestShort0(1, H_REPLY_RESERVED); }
 static void m_medium_too_big(void) {
   size_t n = gasnet_AMMaxMedium() + 1;
   char *b = calloc(1, n);
@@ -271,6 +299,13 @@ static const mode_t_ modes[] = {
     {"seg_straddle_memset", AFTER_ATTACH, m_seg_straddle_memset, 0, "gasnet_memset_nbi straddling the end"},
     {"long_dest_range", AFTER_ATTACH, m_long_dest_range, 0, "AM Long destination straddling the segment end"},
     {"handler_unreg", AFTER_ATTACH, m_handler_unreg, 0, "AM to handler 250, not registered"},
+    {"reserved_handler_request", AFTER_ATTACH, m_reserved_handler_request, 0,
+     "AM Short request to handler 2 (the library's memset)"},
+    {"reserved_handler_request9", AFTER_ATTACH, m_reserved_handler_request9, 1,
+     "AM Short request to handler 9 (a library acknowledgement)"},
+    {"reserved_handler_long", AFTER_ATTACH, m_reserved_handler_long, 0, "AM Long request to handler 8"},
+    {"reserved_handler_reply", AFTER_ATTACH, m_reserved_handler_reply, 0,
+     "a request handler replies (Medium) to handler 11"},
     {"medium_too_big", AFTER_ATTACH, m_medium_too_big, 0, "Medium payload gasnet_AMMaxMedium()+1"},
     {"long_too_big", AFTER_ATTACH, m_long_too_big, 0, "Long payload gasnet_AMMaxLongRequest()+1"},
     {"reply_medium_too_big", AFTER_ATTACH, m_reply_medium_too_big, 0, "Medium reply gasnet_AMMaxMedium()+1"},

@@ -49,6 +49,19 @@ static void settle(double s) {
   while (now(CLOCK_MONOTONIC) < end) gasnet_AMPoll();
 }
 
+/* compute for 60 s without any GASNet call */
+static void compute(void) {
+  double end = now(CLOCK_MONOTONIC) + 60;
+  volatile unsigned long x = 0;
+  while (now(CLOCK_MONOTONIC) < end) x++;
+  printf("exittest: node %u: computed for 60 s, was not ended\n", (unsigned)me);
+}
+/* poll without end (as a node waiting for a message would) */
+static void poll_forever(void) {
+  static volatile int never = 0;
+  GASNET_BLOCKUNTIL(never);
+}
+
 static void h_exit(gasnet_token_t t, gasnet_handlerarg_t code) {
   (void)t;
   mark();
@@ -76,8 +89,16 @@ static const mode_t_ modes[] = {
     {"exit_before_attach", "node 0 calls gasnet_exit(4) between init and attach: status 4"},
     {"return_main", "every node returns 0 from main after a barrier: status 0, no other output"},
     {"exit_zero", "every node calls gasnet_exit(0) after a barrier: status 0, no other output"},
+    {"exit_poll", "last node gasnet_exit(12) while the others poll (GASNET_BLOCKUNTIL): status 12"},
+    {"exit_plain_barrier", "last node calls exit(13) while the others wait in a barrier: status 13"},
+    {"exit_plain_busy", "last node calls exit(14) while the others compute without GASNet calls: status 14"},
+    {"exit_plain_poll", "last node calls exit(15) while the others poll: status 15"},
+    {"return_code", "last node returns 16 from main while the others wait in a barrier: status 16"},
+    {"return_code_busy", "last node returns 17 from main while the others compute: status 17"},
     {"crash_segv", "last node raises SIGSEGV while the others wait in a barrier: non-zero, no hang"},
     {"crash_abort", "last node calls abort() while the others wait in a barrier: non-zero, no hang"},
+    {"crash_kill", "last node is killed (SIGKILL) while the others poll: non-zero, no hang"},
+    {"crash_segv_busy", "last node raises SIGSEGV while the others compute: non-zero, no hang"},
 };
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
 
@@ -130,18 +151,10 @@ int main(int argc, char **argv) {
       mark();
       gasnet_exit(5);
     }
-    /* compute for 60 s without any GASNet call */
-    double end = now(CLOCK_MONOTONIC) + 60;
-    volatile unsigned long x = 0;
-    while (now(CLOCK_MONOTONIC) < end) x++;
-    printf("exittest: node %u: computed for 60 s, was not ended\n", (unsigned)me);
+    compute();
   } else if (IS("exit_in_handler")) {
-    if (me == last) {
-      /* poll until the handler ends the job (this node never notifies, so
-       * the others stay in the barrier) */
-      static volatile int never = 0;
-      GASNET_BLOCKUNTIL(never);
-    }
+    if (me == last) poll_forever(); /* until the handler ends the job (this node never notifies, so the
+                                     * others stay in the barrier) */
     if (me == 0) {
       settle(0.2);
       gasnet_AMRequestShort1(last, 200, 9);
@@ -170,6 +183,32 @@ int main(int argc, char **argv) {
       abort();
     }
     stuck_in_barrier();
+  } else if (IS("exit_poll") || IS("exit_plain_poll") || IS("crash_kill")) {
+    if (me == last) {
+      settle(0.3);
+      mark();
+      if (IS("exit_poll")) gasnet_exit(12);
+      if (IS("exit_plain_poll")) exit(15);
+      raise(SIGKILL);
+    }
+    poll_forever();
+  } else if (IS("exit_plain_barrier") || IS("return_code")) {
+    if (me == last) {
+      settle(0.2);
+      mark();
+      if (IS("return_code")) return 16;
+      exit(13);
+    }
+    stuck_in_barrier();
+  } else if (IS("exit_plain_busy") || IS("return_code_busy") || IS("crash_segv_busy")) {
+    if (me == last) {
+      settle(0.3);
+      mark();
+      if (IS("return_code_busy")) return 17;
+      if (IS("crash_segv_busy")) raise(SIGSEGV);
+      exit(14);
+    }
+    compute();
   }
   fflush(stdout);
   gasnet_exit(0);

@@ -114,9 +114,14 @@ run_job() {
   RC=$?
   T_END=$(date +%s.%N)
   ELAPSED=$(fsub "$t0" "$T_END")
+  JOB_TIMEOUT=$to
   np_time[$np]=$(awk -v a="${np_time[$np]:-0}" -v b="$ELAPSED" 'BEGIN { printf "%.1f", a + b }')
 }
-timed_out() { [ "$RC" = 124 ] || [ "$RC" = 137 ]; }
+# timeout says 124, or 137 when its SIGKILL was needed; a job whose own
+# process was killed (137 too) ends well before the limit
+timed_out() {
+  [ "$RC" = 124 ] || { [ "$RC" = 137 ] && awk -v e="$ELAPSED" -v t="$JOB_TIMEOUT" 'BEGIN { exit !(e >= t) }'; }
+}
 # a job skipped for the budget is a FAIL of its own kind
 skipped() {
   if [ "$RC" = 125 ] && grep -q '^not run: ' "$2"; then
@@ -245,9 +250,23 @@ run_exittest() { # mode np
     exit_all) want=3 ;;
     exit_all_different) want="$(seq -s ' ' 10 $((10 + np - 1)))" ;; # any one of the codes
     exit_before_attach) want=4 ;;
+    exit_poll) want=12 ;;
+    exit_plain_barrier) want=13 ;;
+    exit_plain_busy) want=14 ;;
+    exit_plain_poll) want=15 ;;
+    return_code) want=16 ;;
+    return_code_busy) want=17 ;;
     return_main | exit_zero) want=0 clean=1 ;;
     crash_*) want=nonzero bound=$CRASH_BOUND ;;
     *) want=0 ;;
+  esac
+  # the node that ends the job with a non-zero code must be named (by the
+  # library, or by the launcher for a crash)
+  local ender=""
+  case $mode in
+    exit_barrier | exit_busy | exit_in_handler | exit_during_flood | exit_poll | exit_plain_* | return_code* | crash_*)
+      ender=$((np - 1)) ;;
+    exit_before_attach) ender=0 ;;
   esac
   run_job "$EXIT_TIMEOUT" "$log" "$np" "$BINDIR/exittest" "$mode"
   skipped "$np" "$log" "$name" && return
@@ -272,6 +291,8 @@ run_exittest() { # mode np
     fail "$name" "$np" "$foreign unexpected lines of output (error output from the launcher or library?)" "$log" '^[^e]|^e[^x]'
   elif grep -q 'exittest: node .*: \(left\|computed\)' "$log"; then
     fail "$name" "$np" "a node kept running after the job should have ended" "$log"
+  elif [ -n "$ender" ] && ! grep -Eq "stageport: node $ender:|rank $ender[^0-9]" "$log"; then
+    fail "$name" "$np" "no message names node $ender, which ended the job" "$log"
   else
     pass "$name" "$np"
   fi
