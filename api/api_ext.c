@@ -41,7 +41,10 @@ static void memset_handler(gasnet_token_t token, gasnet_handlerarg_t dst_lo, gas
                            gasnet_handlerarg_t op_lo, gasnet_handlerarg_t op_hi) {
   gasnet_handlerarg_t args[2] = {op_lo, op_hi};
   stp_am_t am = {STP_AM_SHORT, 0, STP_H_MEMSET_ACK, 2, args, NULL, 0, NULL};
-  memset(STP_ARG_PTR(dst_lo, dst_hi), val, (size_t)STP_ARG_U64(n_lo, n_hi));
+  void *dst = STP_ARG_PTR(dst_lo, dst_hi);
+  size_t n = (size_t)STP_ARG_U64(n_lo, n_hi);
+  if (STP_UNLIKELY(!stp_in_my_segment(dst, n))) stp_bad_address("memset", ((stp_token_t *)token)->src, dst, n);
+  memset(dst, val, n);
   stp_am_reply(token, &am);
 }
 

@@ -21,17 +21,44 @@ static struct {
   MPI_Request *exit_sreq; /* notices sent, per peer */
   int exit_sent, exit_out; /* notified; the code sent (the send buffer) */
   int *host, local;
+  MPI_Errhandler errh;
   stp_boot_t boot;
 } bm;
 
+static void mpi_abort(void *ctx, int code);
+
+/* The launcher's communicators have its error handler (whatever the client
+ * set on MPI_COMM_WORLD); a call that returns an error anyway ends the job
+ * naming it. */
+static void check(const char *call, int rc) {
+  char msg[MPI_MAX_ERROR_STRING] = "";
+  int n = 0;
+  if (rc == MPI_SUCCESS) return;
+  MPI_Error_string(rc, msg, &n);
+  fprintf(stderr, "stageport: rank %d: bootstrap (MPI): %s failed: %s (error %d)\n", bm.boot.rank, call, msg, rc);
+  mpi_abort(NULL, 1);
+}
+
+static void fatal_mpi_error(MPI_Comm *comm, int *code, ...) {
+  char msg[MPI_MAX_ERROR_STRING] = "";
+  int n = 0;
+  (void)comm;
+  MPI_Error_string(*code, msg, &n);
+  fprintf(stderr, "stageport: rank %d: an MPI call on one of stageport's communicators failed: %s (error %d); "
+          "ending the job\n", bm.boot.rank, msg, *code);
+  mpi_abort(NULL, 1);
+}
+
+MPI_Errhandler stp_boot_mpi_errhandler(void) { return bm.errh; }
+
 static void mpi_allgather(void *ctx, const void *mine, void *all, size_t len) {
   (void)ctx;
-  MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, bm.comm);
+  check("MPI_Allgather", MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, bm.comm));
 }
 
 static void mpi_barrier(void *ctx) {
   (void)ctx;
-  MPI_Barrier(bm.comm);
+  check("MPI_Barrier", MPI_Barrier(bm.comm));
 }
 
 static void mpi_abort(void *ctx, int code) {
@@ -67,15 +94,19 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot
     }
     bm.mpi_ours = 1;
   }
-  MPI_Comm_dup(MPI_COMM_WORLD, &bm.comm);
-  MPI_Comm_dup(MPI_COMM_WORLD, &bm.exit_comm);
+  check("MPI_Comm_create_errhandler", MPI_Comm_create_errhandler(fatal_mpi_error, &bm.errh));
+  check("MPI_Comm_dup", MPI_Comm_dup(MPI_COMM_WORLD, &bm.comm));
+  check("MPI_Comm_dup", MPI_Comm_dup(MPI_COMM_WORLD, &bm.exit_comm));
+  check("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler(bm.comm, bm.errh));
+  check("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler(bm.exit_comm, bm.errh));
   MPI_Comm_rank(bm.comm, &rank);
   MPI_Comm_size(bm.comm, &size);
+  bm.boot.rank = rank; /* (for messages; the rest is filled below) */
 
   /* locality: the processes sharing this host, named by their lowest rank */
-  MPI_Comm_split_type(bm.comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
+  check("MPI_Comm_split_type", MPI_Comm_split_type(bm.comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm));
   MPI_Comm_size(shm, &bm.local);
-  MPI_Allreduce(&rank, &host, 1, MPI_INT, MPI_MIN, shm);
+  check("MPI_Allreduce", MPI_Allreduce(&rank, &host, 1, MPI_INT, MPI_MIN, shm));
   MPI_Comm_free(&shm);
   bm.host = malloc((size_t)size * sizeof(int));
   bm.exit_sreq = malloc((size_t)size * sizeof(MPI_Request));
@@ -83,11 +114,11 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot
     fprintf(stderr, "%s: out of memory\n", who);
     mpi_abort(NULL, 1);
   }
-  MPI_Allgather(&host, 1, MPI_INT, bm.host, 1, MPI_INT, bm.comm);
+  check("MPI_Allgather", MPI_Allgather(&host, 1, MPI_INT, bm.host, 1, MPI_INT, bm.comm));
   for (int i = 0; i < size; i++) bm.exit_sreq[i] = MPI_REQUEST_NULL;
 
   /* the receive for the first notice, before anyone can send one */
-  MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq);
+  check("MPI_Irecv", MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq));
   bm.exit_posted = 1;
 
   bm.boot = (stp_boot_t){rank, size, mpi_allgather, mpi_barrier, mpi_abort, NULL};
@@ -104,16 +135,17 @@ void stp_boot_mpi_exit_notify(int code) {
   if (bm.exit_sent++) return;
   bm.exit_out = code;
   for (int p = 0; p < bm.boot.size; p++)
-    if (p != bm.boot.rank) MPI_Isend(&bm.exit_out, 1, MPI_INT, p, TAG_EXIT, bm.exit_comm, &bm.exit_sreq[p]);
+    if (p != bm.boot.rank)
+      check("MPI_Isend (exit notice)", MPI_Isend(&bm.exit_out, 1, MPI_INT, p, TAG_EXIT, bm.exit_comm, &bm.exit_sreq[p]));
 }
 
 int stp_boot_mpi_exit_take(int *code) {
   int flag = 0;
   if (!bm.exit_posted) return 0;
-  MPI_Test(&bm.exit_rreq, &flag, MPI_STATUS_IGNORE);
+  check("MPI_Test (exit notices)", MPI_Test(&bm.exit_rreq, &flag, MPI_STATUS_IGNORE));
   if (!flag) return 0;
   *code = bm.exit_in;
-  MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq);
+  check("MPI_Irecv", MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq));
   return 1;
 }
 
@@ -137,6 +169,7 @@ void stp_boot_mpi_close(int finalize) {
   }
   MPI_Comm_free(&bm.exit_comm);
   MPI_Comm_free(&bm.comm);
+  MPI_Errhandler_free(&bm.errh);
   free(bm.host);
   free(bm.exit_sreq);
   bm.host = NULL;

@@ -8,12 +8,19 @@
 #ifndef STP_BOOT_MPI_H
 #define STP_BOOT_MPI_H
 
+#include <mpi.h>
+
 #include "stp_boot.h"
 
 /* MPI_Init_thread (FUNNELED) unless MPI is initialised already; private
  * communicators; *boot filled (collectives over every process of
  * MPI_COMM_WORLD).  0, or -1 after printing why (prefixed by `who`). */
 int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot);
+
+/* The error handler of every communicator stageport creates (whatever the
+ * client set on MPI_COMM_WORLD): says which rank saw which MPI error and
+ * ends the job.  Valid between open and close. */
+MPI_Errhandler stp_boot_mpi_errhandler(void);
 
 /* Locality, found at open: host[i] names rank i's host by the lowest rank
  * on it; *local is how many processes share this host. */

@@ -169,6 +169,15 @@ static inline int stp_am_reply(gasnet_token_t token, const stp_am_t *am) {
   return stp.core->reply(t, am);
 }
 
+/* [addr, addr+n) inside this node's segment (n == 0 always is).  For
+ * addresses that arrive in messages: every one is bounded before use, with
+ * argument checks on or off. */
+static inline int stp_in_my_segment(const void *addr, size_t n) {
+  uintptr_t a = (uintptr_t)addr, b = (uintptr_t)stp.seg[stp.mynode].addr, sz = stp.seg[stp.mynode].size;
+  return !n || (a >= b && n <= sz && a - b <= sz - n);
+}
+void stp_bad_address(const char *what, gasnet_node_t from, const void *addr, size_t n) STP_NORETURN;
+
 /* pointers in pairs of 32-bit handler arguments */
 #define STP_ARG_LO(p) ((gasnet_handlerarg_t)(uint32_t)((uint64_t)(uintptr_t)(p)))
 #define STP_ARG_HI(p) ((gasnet_handlerarg_t)(uint32_t)((uint64_t)(uintptr_t)(p) >> 32))

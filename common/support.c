@@ -40,6 +40,11 @@ void stp_fatal(const char *fmt, ...) {
   stp_abort(1);
 }
 
+void stp_bad_address(const char *what, gasnet_node_t from, const void *addr, size_t n) {
+  stp_fatal("%s from node %u: [%p, +%zu) is outside this node's segment [%p, +%" PRIuPTR ")", what, (unsigned)from, addr,
+            n, stp.seg[stp.mynode].addr, stp.seg[stp.mynode].size);
+}
+
 void stp_warn(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -1,12 +1,10 @@
 /*
  * mpi_am.c -- the MPI Core: Active Messages over MPI two-sided.
  *
- * Wire format (one MPI message per AM, on a communicator of our own):
- *   8-byte header {kind, handler, nargs, credits, nbytes}
- *   [Long: 8-byte destination address]
- *   nargs x 4-byte arguments, padded to 16 bytes when a payload follows
- *   payload
- * Requests travel with tag REQ, replies and credit returns with tag REP.
+ * One MPI message per AM on a communicator of our own, in the format of
+ * mpi_wire.h (header, [Long destination], arguments, payload), decoded and
+ * bounded there.  Requests travel with tag REQ, replies and credit returns
+ * with tag REP.
  *
  * Receiving: persistent receives are pre-posted into fixed buffers, one ring
  * for replies and one for requests.  All receives of a ring are identical
@@ -39,25 +37,37 @@
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "boot_mpi.h"
 #include "credits.h"
+#include "mpi_wire.h"
 
 #define TAG_REQ 1
 #define TAG_REP 2
-#define KIND_CREDIT 3
 
-#define MAX_PAYLOAD 65536
+#define MAX_PAYLOAD STP_MW_MAX_PAYLOAD
+#define MAX_MSG STP_MW_MAX_MSG
 #define REAP_AT 32    /* reap finished sends once this many are in flight */
-#define HDR_BYTES 8
-#define MAX_MSG (HDR_BYTES + 8 + 16 * 4 + 8 + MAX_PAYLOAD)
 #define SMALL_MSG 256
 
-typedef struct {
-  uint8_t kind;
-  uint8_t handler;
-  uint8_t nargs;
-  uint8_t credits;
-  uint32_t nbytes;
-} mhdr_t;
+/* Every MPI call that can fail.  The Core's communicator has the launcher's
+ * fatal error handler (whatever the client set on MPI_COMM_WORLD); a call
+ * that returns an error anyway ends the job naming it, never a lost AM. */
+static void mpi_failed(const char *call, int rc) STP_NORETURN;
+static void mpi_failed(const char *call, int rc) {
+  char msg[MPI_MAX_ERROR_STRING] = "";
+  int n = 0;
+  MPI_Error_string(rc, msg, &n);
+  stp_fatal("MPI Core: %s failed: %s (error %d)", call, msg, rc);
+}
+#define MPI_OK(name, call)                                    \
+  do {                                                        \
+    int rc_ = (call);                                         \
+    if (STP_UNLIKELY(rc_ != MPI_SUCCESS)) mpi_failed(name, rc_); \
+  } while (0)
+
+_Static_assert((int)STP_AM_SHORT == (int)STP_MW_SHORT && (int)STP_AM_MEDIUM == (int)STP_MW_MEDIUM &&
+                   (int)STP_AM_LONG == (int)STP_MW_LONG,
+               "the wire's kinds are the Core's categories");
 
 typedef struct sbuf {
   struct sbuf *next;
@@ -126,7 +136,7 @@ static void grow_slots(void) {
 /* Return the buffers of sends that have finished. */
 static void reap_sends(void) {
   int n = 0;
-  MPI_Testsome(m.send_hi, m.sreq, &n, m.idx, MPI_STATUSES_IGNORE);
+  MPI_OK("MPI_Testsome (sends)", MPI_Testsome(m.send_hi, m.sreq, &n, m.idx, MPI_STATUSES_IGNORE));
   if (n == MPI_UNDEFINED) return;
   for (int i = 0; i < n; i++) {
     int slot = m.idx[i];
@@ -146,33 +156,37 @@ static void send_msg(gasnet_node_t dest, int tag, sbuf_t *b, size_t len) {
   m.sbuf[slot] = b;
   m.nsend++;
   if (slot >= m.send_hi) m.send_hi = slot + 1;
-  MPI_Isend(b->data, (int)len, MPI_BYTE, (int)dest, tag, m.comm, &m.sreq[slot]);
+  MPI_OK("MPI_Isend", MPI_Isend(b->data, (int)len, MPI_BYTE, (int)dest, tag, m.comm, &m.sreq[slot]));
 }
 
 /* ------------------------------------------------------------------ */
 /* packing                                                             */
 /* ------------------------------------------------------------------ */
-static inline size_t args_end(int kind, int nargs) {
-  return HDR_BYTES + (kind == STP_AM_LONG ? 8 : 0) + 4 * (size_t)nargs;
-}
-
-static inline size_t payload_off(int kind, int nargs) { return STP_ALIGN_UP(args_end(kind, nargs), 16); }
-
 /* Every message to a peer carries the credits owed to it (a header byte). */
 static inline uint8_t owed_to(gasnet_node_t peer) { return (uint8_t)credits_piggyback(&m.cr, peer, UINT8_MAX); }
 
 static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am) {
-  size_t off = am->cat == STP_AM_SHORT ? args_end(STP_AM_SHORT, am->nargs) : payload_off(am->cat, am->nargs);
-  size_t len = off + am->nbytes;
-  sbuf_t *b = sbuf_get(len);
-  char *p = (char *)b->data;
-  mhdr_t *h = (mhdr_t *)p;
+  size_t off, len;
+  sbuf_t *b;
+  char *p;
+  stp_mw_hdr_t *h;
+  /* the send buffer's bound, checks on or off (the API layer reports the
+   * client's error with checks on; this keeps memory safe without them) */
+  if (STP_UNLIKELY(am->nbytes > MAX_PAYLOAD || am->nargs > STP_MW_MAX_ARGS))
+    stp_fatal("AM %s to node %u: %zu bytes and %u arguments, over the maximum (%d bytes, %d arguments)",
+              tag == TAG_REQ ? "request" : "reply", (unsigned)dest, am->nbytes, (unsigned)am->nargs, MAX_PAYLOAD,
+              STP_MW_MAX_ARGS);
+  off = am->cat == STP_AM_SHORT ? stp_mw_args_end(STP_AM_SHORT, am->nargs) : stp_mw_payload_off(am->cat, am->nargs);
+  len = off + am->nbytes;
+  b = sbuf_get(len);
+  p = (char *)b->data;
+  h = (stp_mw_hdr_t *)p;
   h->kind = am->cat;
   h->handler = am->handler;
   h->nargs = am->nargs;
   h->credits = owed_to(dest);
   h->nbytes = (uint32_t)am->nbytes;
-  p += HDR_BYTES;
+  p += STP_MW_HDR;
   if (am->cat == STP_AM_LONG) {
     uint64_t dst = (uint64_t)(uintptr_t)am->dst;
     memcpy(p, &dst, 8);
@@ -184,58 +198,52 @@ static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am) {
 }
 
 static void send_credits(gasnet_node_t dest) {
-  sbuf_t *b = sbuf_get(HDR_BYTES);
-  mhdr_t *h = (mhdr_t *)b->data;
-  h->kind = KIND_CREDIT;
+  sbuf_t *b = sbuf_get(STP_MW_HDR);
+  stp_mw_hdr_t *h = (stp_mw_hdr_t *)b->data;
+  h->kind = STP_MW_CREDIT;
   h->handler = 0;
   h->nargs = 0;
   h->credits = owed_to(dest);
   h->nbytes = 0;
-  send_msg(dest, TAG_REP, b, HDR_BYTES);
+  send_msg(dest, TAG_REP, b, STP_MW_HDR);
 }
 
 /* ------------------------------------------------------------------ */
 /* receiving                                                           */
 /* ------------------------------------------------------------------ */
 static void handle_msg(char *p, int is_request, const MPI_Status *st) {
-  mhdr_t h;
   gasnet_node_t src = (gasnet_node_t)st->MPI_SOURCE;
   stp_token_t tok;
+  stp_mw_msg_t msg;
   void *buf;
-  const char *argp = p + HDR_BYTES;
-  gasnet_handlerarg_t args[16];
+  const char *bad;
+  int len = 0;
+  gasnet_handlerarg_t args[STP_MW_MAX_ARGS];
 
-  memcpy(&h, p, sizeof(h));
-  if (h.credits && STP_UNLIKELY(credits_returned(&m.cr, src, h.credits) != CREDITS_OK))
+  MPI_Get_count(st, MPI_BYTE, &len);
+  if (STP_UNLIKELY((bad = stp_mw_decode(p, (size_t)len, &msg)) != NULL))
+    stp_fatal("AM %s from node %u: a malformed message of %d bytes (%s)", is_request ? "request" : "reply",
+              (unsigned)src, len, bad);
+  if (msg.h.credits && STP_UNLIKELY(credits_returned(&m.cr, src, msg.h.credits) != CREDITS_OK))
     stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)src, credits_error(&m.cr));
-  if (h.kind == KIND_CREDIT) return;
+  if (msg.h.kind == STP_MW_CREDIT) return;
   if (is_request && STP_UNLIKELY(credits_arrived(&m.cr, src, 1) != CREDITS_OK))
     stp_fatal("AM flow control: node %u sent more requests than its credits allow: %s", (unsigned)src,
               credits_error(&m.cr));
 
-  buf = p + payload_off(h.kind, h.nargs);
-  if (h.kind == STP_AM_LONG) {
-    uint64_t dst;
-    memcpy(&dst, argp, 8);
-    argp += 8;
-    buf = (void *)(uintptr_t)dst;
-#if STP_CHECKS
-    {
-      uintptr_t a = (uintptr_t)buf, base = (uintptr_t)stp.seg[stp.mynode].addr, sz = stp.seg[stp.mynode].size;
-      if (h.nbytes && (a < base || h.nbytes > sz || a - base > sz - h.nbytes))
-        stp_fatal("AM Long from node %u: destination [%p, +%u) is outside this node's segment", (unsigned)src, buf,
-                  (unsigned)h.nbytes);
-    }
-#endif
-    if (h.nbytes) memcpy(buf, p + payload_off(h.kind, h.nargs), h.nbytes);
+  buf = (void *)msg.payload;
+  if (msg.h.kind == STP_AM_LONG) { /* the payload goes into place before the handler runs */
+    buf = (void *)(uintptr_t)msg.dst;
+    if (STP_UNLIKELY(!stp_in_my_segment(buf, msg.h.nbytes))) stp_bad_address("AM Long destination", src, buf, msg.h.nbytes);
+    if (msg.h.nbytes) memcpy(buf, msg.payload, msg.h.nbytes);
   }
-  memcpy(args, argp, 4 * (size_t)h.nargs);
+  memcpy(args, msg.args, 4 * (size_t)msg.h.nargs);
 
   tok.src = src;
   tok.is_request = (uint8_t)is_request;
   tok.replied = 0;
   tok.core = NULL;
-  stp_am_run(&tok, h.handler, h.kind, args, h.nargs, buf, h.nbytes);
+  stp_am_run(&tok, msg.h.handler, msg.h.kind, args, msg.h.nargs, buf, msg.h.nbytes);
   /* a reply carried the credit back; otherwise it waits for a later message */
   if (tok.is_request && !tok.replied && credits_flush_due(&m.cr, src)) send_credits(src);
 }
@@ -245,7 +253,7 @@ static void handle_msg(char *p, int is_request, const MPI_Status *st) {
 static void repost(rring_t *r) {
   for (; r->unposted; r->unposted--) {
     int k = r->head - r->unposted;
-    MPI_Start(&r->req[k < 0 ? k + r->n : k]);
+    MPI_OK("MPI_Start", MPI_Start(&r->req[k < 0 ? k + r->n : k]));
   }
 }
 
@@ -265,7 +273,7 @@ static int mpi_poll(void) {
   if (m.req.unposted) repost(&m.req);
   heads[0] = m.rep.req[m.rep.head];
   heads[1] = m.req.req[m.req.head];
-  MPI_Testsome(2, heads, &n, idx, st);
+  MPI_OK("MPI_Testsome (receives)", MPI_Testsome(2, heads, &n, idx, st));
   if (n == MPI_UNDEFINED) return 0;
   for (int i = 0; i < n; i++) take(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
   return n;
@@ -304,9 +312,9 @@ static void ring_open(rring_t *r, int n, int tag, int is_request) {
   if (!r->req || !r->buf) stp_fatal("gasnet_attach: out of memory");
   for (int i = 0; i < n; i++) {
     if (posix_memalign((void **)&r->buf[i], 64, MAX_MSG)) stp_fatal("gasnet_attach: out of memory");
-    MPI_Recv_init(r->buf[i], MAX_MSG, MPI_BYTE, MPI_ANY_SOURCE, tag, m.comm, &r->req[i]);
+    MPI_OK("MPI_Recv_init", MPI_Recv_init(r->buf[i], MAX_MSG, MPI_BYTE, MPI_ANY_SOURCE, tag, m.comm, &r->req[i]));
   }
-  MPI_Startall(n, r->req);
+  MPI_OK("MPI_Startall", MPI_Startall(n, r->req));
 }
 
 static void ring_close(rring_t *r) {
@@ -334,7 +342,8 @@ static int mpi_attach(void) {
   cfg.unit_bytes = 0;        /* every message costs 1: one pre-posted receive of the largest size */
   cfg.batch = (uint32_t)w / 2;
   if (credits_init(&m.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&m.cr));
-  MPI_Comm_dup(MPI_COMM_WORLD, &m.comm);
+  MPI_OK("MPI_Comm_dup", MPI_Comm_dup(MPI_COMM_WORLD, &m.comm));
+  MPI_OK("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler(m.comm, stp_boot_mpi_errhandler()));
   grow_slots();
   ring_open(&m.rep, (int)stp_env_u64("STAGEPORT_MPI_RECV_REPLY", 16), TAG_REP, 0);
   ring_open(&m.req, (int)stp_env_u64("STAGEPORT_MPI_RECV_REQUEST", 32), TAG_REQ, 1);

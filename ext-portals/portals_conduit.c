@@ -116,9 +116,15 @@ static void handle_event(const ptl_event_t *ev) {
   uint32_t si = stp_pbits_slot(ev->match_bits);
   stp_pc_slot_t *s = &stp_pc.slot[si];
   stp_pc.tokens++;
-  if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK))
-    stp_fatal("Portals conduit: %s event for a %s reports a network failure", PtlEventKindStr(ev->type),
-              s->op == STP_POP_GET ? "get" : "put");
+  if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK)) {
+    const char *what = s->op == STP_POP_GET ? "get from" : "put to";
+    if (ev->ni_fail_type == PTLX_NI_DROPPED)
+      stp_fatal("Portals conduit: a %zu-byte %s node %u was dropped by the target: it matched no entry (a remote "
+                "range outside node %u's segment?) or the target had no resources for it",
+                (size_t)ev->rlength, what, (unsigned)s->peer, (unsigned)s->peer);
+    stp_fatal("Portals conduit: a %zu-byte %s node %u failed in the network (%s event)", (size_t)ev->rlength, what,
+              (unsigned)s->peer, PtlEventKindStr(ev->type));
+  }
   switch (ev->type) {
     case PTL_EVENT_SEND_END:
       s->need &= (uint8_t)~STP_PC_NEED_SEND;

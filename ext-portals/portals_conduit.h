@@ -49,6 +49,7 @@ typedef struct stp_pc_slot {
   void *owner;           /* what the user completes (the Extended API: its stp_op_t) */
   uint8_t need;          /* STP_PC_NEED_* still to come */
   uint8_t op;            /* the op type of its match bits: whose done() runs */
+  uint32_t peer;         /* the node it goes to (for failure reports) */
   uint32_t bounce;       /* bounce buffer index, or STP_PC_NO_BOUNCE */
   ptl_handle_md_t tmpmd; /* or PTL_INVALID_HANDLE */
   void *copy_to;         /* a get through a bounce buffer: the caller's buffer */
@@ -86,10 +87,10 @@ static inline void stp_pc_check(int rc, const char *what) {
   if (STP_UNLIKELY(rc != PTL_OK)) stp_fatal("Portals conduit: %s: %s", what, PtlErrorStr(rc));
 }
 
-/* A slot for an operation of type op that will generate `events` SAFE_EQ
- * events (a put 2, a get 1), with tokens for them; drains SAFE_EQ (retiring
- * operations, polling the library) while either is short. */
-static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, unsigned events) {
+/* A slot for an operation of type op to peer that will generate `events`
+ * SAFE_EQ events (a put 2, a get 1), with tokens for them; drains SAFE_EQ
+ * (retiring operations, polling the library) while either is short. */
+static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, uint32_t peer, unsigned events) {
   unsigned spins = 0;
   uint32_t si;
   stp_pc_slot_t *s;
@@ -101,6 +102,7 @@ static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, unsigned events
   s->owner = owner;
   s->need = (uint8_t)(events > 1 ? STP_PC_NEED_SEND | STP_PC_NEED_DONE : STP_PC_NEED_DONE);
   s->op = (uint8_t)op;
+  s->peer = peer;
   s->bounce = STP_PC_NO_BOUNCE;
   s->tmpmd = PTL_INVALID_HANDLE;
   s->copy_to = NULL;

@@ -34,6 +34,8 @@ static void get_handler(gasnet_token_t token, gasnet_handlerarg_t src_lo, gasnet
                         gasnet_handlerarg_t op_lo, gasnet_handlerarg_t op_hi) {
   gasnet_handlerarg_t args[4] = {dst_lo, dst_hi, op_lo, op_hi};
   stp_am_t am = {STP_AM_MEDIUM, 0, STP_H_REF_GET_REPLY, 4, args, STP_ARG_PTR(src_lo, src_hi), (uint32_t)n, NULL};
+  if (STP_UNLIKELY(!stp_in_my_segment(am.src, am.nbytes)))
+    stp_bad_address("get", ((stp_token_t *)token)->src, am.src, am.nbytes);
   stp_am_reply(token, &am);
 }
 

@@ -124,7 +124,9 @@ static void ucx_put(stp_op_t *op, gasnet_node_t node, void *dst, const void *src
   if (UCS_PTR_IS_ERR(req)) fail(UCS_PTR_STATUS(req), "put to", node);
   if (!bulk) { /* non-bulk: the source must be reusable on return */
     unsigned spins = 0;
-    while (ucp_request_check_status(req) == UCS_INPROGRESS) stp_wait_step(&spins);
+    ucs_status_t st;
+    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) stp_wait_step(&spins);
+    if (STP_UNLIKELY(st != UCS_OK)) fail(st, "put to", node);
   }
   ucp_request_free(req);
 }

@@ -78,7 +78,14 @@
  *   link          END events: the sequence of the matching START event in
  *                 the same EQ (0 when there was none)
  *   sequence      position of this event in its EQ (0, 1, 2, ...)
- *   ni_fail_type  PTL_NI_OK, or PTL_NI_FAIL when the transport failed
+ *   ni_fail_type  PTL_NI_OK, PTL_NI_FAIL when the transport failed, or
+ *                 PTLX_NI_DROPPED (an extension): the target dropped the
+ *                 message -- it matched no entry, or the target had no
+ *                 resources for it.  A dropped Put that asked for an ACK
+ *                 gets an ACK event of that type (mlength 0), a dropped Get
+ *                 REPLY_START/REPLY_END of that type (mlength 0): every
+ *                 operation that expects an answer gets one, so an
+ *                 initiator never waits for ever on a lost message.
  *   uid, jid      0 (no access control in ptl)
  *
  * Order: an operation's events come in the order above (START before END,
@@ -296,6 +303,7 @@ typedef enum {
 typedef uint32_t ptl_ni_fail_t;
 #define PTL_NI_OK 0u
 #define PTL_NI_FAIL 1u
+#define PTLX_NI_DROPPED 2u /* extension: see ni_fail_type above */
 typedef uint32_t ptl_seq_t;
 typedef uint64_t ptl_hdr_data_t;
 

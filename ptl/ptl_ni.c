@@ -38,6 +38,18 @@ void ptl_warn(const char *fmt, ...) {
   fflush(stderr);
 }
 
+void ptl_die(const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "ptl (rank %d): fatal: ", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  fflush(stderr);
+  if (lib.have_boot && lib.boot.abort) lib.boot.abort(lib.boot.ctx, 1);
+  abort();
+}
+
 static uint64_t now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

@@ -73,7 +73,9 @@ static void ctl_broadcast(ptl_ni_t *ni, ptl_wctl_t *w, const void *rkey, size_t 
   for (int p = 0; p < ni->size; p++) {
     if (!x->peer[p].offload) continue;
     w->seq = ++x->peer[p].ctl_out;
-    ptl_am_send(ni, PTL_SIDE_APP, p, PTL_AM_CTL, w, sizeof(*w), rkey, rkey_len, NULL, NULL, NULL);
+    /* the stream is ordered: a lost message would stall every later one */
+    if (ptl_am_send(ni, PTL_SIDE_APP, p, PTL_AM_CTL, w, sizeof(*w), rkey, rkey_len, NULL, NULL, NULL) == SEND_FAIL)
+      ptl_die("a publication or revocation for rank %d could not be sent (see above)", p);
   }
 }
 
@@ -168,12 +170,15 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
   while (atomic_load(&x->busy)) sched_yield();
   ptl_lock(ni);
   ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
-  if (op) { /* (without one the owner would wait forever: out of memory is fatal here) */
-    op->w.ctl = *w;
-    op->w.ctl.src = ni->id.nid;
-    if (ptl_am_send(ni, PTL_SIDE_RX, (int)w->src, PTL_AM_CTL_ACK, &op->w.ctl, sizeof(op->w.ctl), NULL, 0, NULL, op,
-                    NULL) != SEND_LATER)
-      ptl_op_put(op);
+  if (!op) ptl_die("no resources to acknowledge a revocation from rank %u", (unsigned)w->src); /* it would wait */
+  op->req.src.nid = w->src;
+  op->w.ctl = *w;
+  op->w.ctl.src = ni->id.nid;
+  switch (ptl_am_send(ni, PTL_SIDE_RX, (int)w->src, PTL_AM_CTL_ACK, &op->w.ctl, sizeof(op->w.ctl), NULL, 0, NULL, op,
+                      NULL)) {
+    case SEND_DONE: ptl_op_put(op); break;
+    case SEND_FAIL: ptl_die("acknowledging a revocation to rank %u failed (see above)", (unsigned)w->src);
+    default: break;
   }
   ptl_unlock(ni);
 }

@@ -369,7 +369,7 @@ int PtlGet(ptl_handle_md_t mdh, ptl_process_id_t target, ptl_pt_index_t pt, ptl_
 }
 
 void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w) {
-  ptl_evinfo_t in = {{w->src, 0}, w->pt, w->bits, w->rlength, w->mlength, w->offset, w->hdr, 0, PTL_NI_OK};
+  ptl_evinfo_t in = {{w->src, 0}, w->pt, w->bits, w->rlength, w->mlength, w->offset, w->hdr, 0, w->fail};
   ptl_op_t *op;
   ptl_lock(ni);
   op = ptl_pool_get(&ptl_x(ni)->ops[PTL_SIDE_APP], w->op);

@@ -45,11 +45,13 @@ typedef struct {
 typedef struct {
   uint64_t md, op, bits, rlength, mlength, offset, hdr;
   uint32_t pt, src;
+  uint32_t fail, pad; /* PTL_NI_OK, or why the Put failed at the target (PTLX_NI_DROPPED) */
 } ptl_wack_t;
 
 typedef struct {
   uint64_t md, bits, rlength, loffset;
   uint32_t pt, src; /* payload = the data (mlength bytes) */
+  uint32_t fail, pad; /* PTL_NI_OK, or why the Get failed at the target (no payload then) */
 } ptl_wreply_t;
 
 enum { PTL_CTL_PUBLISH = 1, PTL_CTL_REVOKE = 2 };
@@ -198,5 +200,8 @@ void ptl_mem_fini(ptl_ni_t *ni);
 
 /* ptl_ni.c */
 void ptl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A process that cannot keep ptl's promises (a peer would wait for ever):
+ * say why and end the job through the bootstrap's abort. */
+void ptl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 #endif /* PTL_UCX_H */

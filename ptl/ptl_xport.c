@@ -69,19 +69,38 @@ static int header_of(void *w, size_t want, const void *header, size_t hlen) {
   return 1;
 }
 
-/* Lock held.  A matched Put's data is in place: ACK, PUT_END, release. */
+/* A message whose header is malformed or names no process of the job:
+ * nobody can be answered; counted as stale, dropped. */
+static ucs_status_t malformed(ptl_ni_t *ni) {
+  ptl_lock(ni);
+  ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_STALE, 1);
+  ptl_unlock(ni);
+  return UCS_OK;
+}
+
+/* Lock held.  Answer a Put that asked for an ACK: its outcome at this
+ * target (fail: PTL_NI_OK, PTL_NI_FAIL, PTLX_NI_DROPPED).  An initiator
+ * that never got it would wait for ever: failing to send it is fatal. */
+static void send_ack(ptl_ni_t *ni, const ptl_req_t *r, const ptl_wput_t *w, ptl_size_t mlength, ptl_size_t offset,
+                     ptl_ni_fail_t fail) {
+  ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
+  if (!op) ptl_die("no resources to acknowledge a Put from rank %u", (unsigned)r->src.nid);
+  op->req = *r; /* (whom it goes to, for a failure report) */
+  op->w.ack = (ptl_wack_t){w->ack_md, w->op, r->bits, r->rlength, mlength, offset, r->hdr, r->pt, ni->id.nid, fail, 0};
+  switch (ptl_am_send(ni, PTL_SIDE_RX, (int)r->src.nid, PTL_AM_ACK, &op->w.ack, sizeof(op->w.ack), NULL, 0, NULL, op,
+                      rx_send_cb)) {
+    case SEND_DONE: ptl_op_put(op); break;
+    case SEND_FAIL: ptl_die("acknowledging a Put to rank %u failed (see above)", (unsigned)r->src.nid);
+    default: break;
+  }
+}
+
+/* Lock held.  A matched Put's data is in place (or failed to land): ACK,
+ * PUT_END, release. */
 static void put_landed(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, const ptl_wput_t *w,
                        ptl_ni_fail_t fail) {
-  if (w->ack_md != PTL_HANDLE_NONE && !(hit->md->d.options & PTL_MD_ACK_DISABLE) && fail == PTL_NI_OK) {
-    ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
-    if (op) {
-      op->w.ack =
-          (ptl_wack_t){w->ack_md, w->op, r->bits, r->rlength, hit->mlength, hit->offset, r->hdr, r->pt, ni->id.nid};
-      if (ptl_am_send(ni, PTL_SIDE_RX, (int)r->src.nid, PTL_AM_ACK, &op->w.ack, sizeof(op->w.ack), NULL, 0, NULL, op,
-                      rx_send_cb) != SEND_LATER)
-        ptl_op_put(op);
-    }
-  }
+  if (w->ack_md != PTL_HANDLE_NONE && !(hit->md->d.options & PTL_MD_ACK_DISABLE))
+    send_ack(ni, r, w, fail == PTL_NI_OK ? hit->mlength : 0, hit->offset, fail);
   ptl_match_end(ni, r, hit, fail, PTL_SIDE_RX);
 }
 
@@ -151,10 +170,12 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
   ptl_wput_t w;
   ptl_hit_t hit;
   ptl_op_t *op;
-  if (!header_of(&w, sizeof(w), header, hlen)) return UCS_OK;
+  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)ni->size) return malformed(ni);
   ptl_req_t r = {PTL_OP_PUT, {w.src, 0}, w.pt, w.bits, len, w.roffset, w.hdr};
   ptl_lock(ni);
-  if (ptl_match(ni, &r, &hit, PTL_SIDE_RX)) {
+  if (!ptl_match(ni, &r, &hit, PTL_SIDE_RX)) { /* dropped (and counted): say so if an ACK is awaited */
+    if (w.ack_md != PTL_HANDLE_NONE) send_ack(ni, &r, &w, 0, 0, PTLX_NI_DROPPED);
+  } else {
     char *dst = (char *)hit.md->d.start + hit.offset;
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
       memcpy(dst, data, hit.mlength);
@@ -175,6 +196,8 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
 
 static void reply_sent(ptl_op_t *op, ucs_status_t st) {
   ptl_match_end(op->ni, &op->req, &op->hit, st == UCS_OK ? PTL_NI_OK : PTL_NI_FAIL, PTL_SIDE_RX);
+  if (st != UCS_OK) /* its initiator would wait for ever */
+    ptl_die("the reply to a Get from rank %u could not be sent: %s", (unsigned)op->req.src.nid, ucs_status_string(st));
   ptl_op_put(op);
 }
 
@@ -182,12 +205,29 @@ static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
   ptl_op_t *op = user_data;
   ptl_ni_t *ni = op->ni;
   ptl_lock(ni);
-  if (op->kind == OPK_REPLY)
+  if (op->kind == OPK_REPLY) {
     reply_sent(op, st);
-  else
+  } else { /* an ACK or a control acknowledgement: its peer waits for it */
+    if (st != UCS_OK)
+      ptl_die("an acknowledgement to rank %u could not be sent: %s", (unsigned)op->req.src.nid, ucs_status_string(st));
     ptl_op_put(op);
+  }
   ptl_unlock(ni);
   ucp_request_free(req);
+}
+
+/* Lock held.  Tell a Get's initiator that it failed here (no data). */
+static void send_reply_failed(ptl_ni_t *ni, const ptl_wget_t *w, ptl_ni_fail_t fail) {
+  ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
+  if (!op) ptl_die("no resources to answer a Get from rank %u", (unsigned)w->src);
+  op->req.src.nid = w->src;
+  op->w.reply = (ptl_wreply_t){w->reply_md, w->bits, w->rlength, w->loffset, w->pt, ni->id.nid, fail, 0};
+  switch (ptl_am_send(ni, PTL_SIDE_RX, (int)w->src, PTL_AM_REPLY, &op->w.reply, sizeof(op->w.reply), NULL, 0, NULL,
+                      op, rx_send_cb)) {
+    case SEND_DONE: ptl_op_put(op); break;
+    case SEND_FAIL: ptl_die("answering a Get from rank %u failed (see above)", (unsigned)w->src);
+    default: break;
+  }
 }
 
 static ucs_status_t am_get(void *arg, const void *header, size_t hlen, void *data, size_t len,
@@ -197,22 +237,21 @@ static ucs_status_t am_get(void *arg, const void *header, size_t hlen, void *dat
   ptl_hit_t hit;
   ptl_op_t *op;
   (void)data, (void)len, (void)param;
-  if (!header_of(&w, sizeof(w), header, hlen)) return UCS_OK;
+  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)ni->size) return malformed(ni);
   ptl_req_t r = {PTL_OP_GET, {w.src, 0}, w.pt, w.bits, w.rlength, w.roffset, 0};
   ptl_lock(ni);
-  if (ptl_match(ni, &r, &hit, PTL_SIDE_RX)) {
-    if (!(op = ptl_op_get(ni, PTL_SIDE_RX))) {
-      ptl_match_end(ni, &r, &hit, PTL_NI_FAIL, PTL_SIDE_RX);
-    } else {
-      int rc;
-      op->kind = OPK_REPLY;
-      op->req = r;
-      op->hit = hit;
-      op->w.reply = (ptl_wreply_t){w.reply_md, w.bits, w.rlength, w.loffset, w.pt, ni->id.nid};
-      rc = ptl_am_send(ni, PTL_SIDE_RX, (int)w.src, PTL_AM_REPLY, &op->w.reply, sizeof(op->w.reply),
-                       (char *)hit.md->d.start + hit.offset, hit.mlength, hit.md->reg.memh, op, rx_send_cb);
-      if (rc != SEND_LATER) reply_sent(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
-    }
+  if (!ptl_match(ni, &r, &hit, PTL_SIDE_RX)) { /* dropped (and counted): the initiator learns it */
+    send_reply_failed(ni, &w, PTLX_NI_DROPPED);
+  } else {
+    int rc;
+    if (!(op = ptl_op_get(ni, PTL_SIDE_RX))) ptl_die("no resources to answer a Get from rank %u", (unsigned)w.src);
+    op->kind = OPK_REPLY;
+    op->req = r;
+    op->hit = hit;
+    op->w.reply = (ptl_wreply_t){w.reply_md, w.bits, w.rlength, w.loffset, w.pt, ni->id.nid, PTL_NI_OK, 0};
+    rc = ptl_am_send(ni, PTL_SIDE_RX, (int)w.src, PTL_AM_REPLY, &op->w.reply, sizeof(op->w.reply),
+                     (char *)hit.md->d.start + hit.offset, hit.mlength, hit.md->reg.memh, op, rx_send_cb);
+    if (rc != SEND_LATER) reply_sent(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
   }
   ptl_unlock(ni);
   return UCS_OK;
@@ -222,7 +261,8 @@ static ucs_status_t am_ack(void *arg, const void *header, size_t hlen, void *dat
                            const ucp_am_recv_param_t *param) {
   ptl_wack_t w;
   (void)data, (void)len, (void)param;
-  if (header_of(&w, sizeof(w), header, hlen)) ptl_ack_arrived(arg, &w);
+  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)((ptl_ni_t *)arg)->size) return malformed(arg);
+  ptl_ack_arrived(arg, &w);
   return UCS_OK;
 }
 
@@ -232,7 +272,8 @@ static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *d
   ptl_wreply_t w;
   ptl_mdo_t *md;
   ptl_op_t *op;
-  if (!header_of(&w, sizeof(w), header, hlen)) return UCS_OK;
+  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)ni->size) return malformed(ni);
+  if (w.fail != PTL_NI_OK) len = 0; /* the Get failed at the target: no data */
   ptl_lock(ni);
   md = ptl_pool_get(&ni->mds, w.md);
   if (!md || md->inactive || w.loffset > md->d.length ||
@@ -242,14 +283,16 @@ static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *d
     return UCS_OK; /* a rendezvous payload is dropped by returning */
   }
   ptl_size_t mlen = len < md->d.length - w.loffset ? len : md->d.length - w.loffset;
-  ptl_evinfo_t in = {{w.src, 0}, w.pt, w.bits, w.rlength, mlen, w.loffset, 0, 0, PTL_NI_OK};
+  ptl_evinfo_t in = {{w.src, 0}, w.pt, w.bits, w.rlength, mlen, w.loffset, 0, 0, w.fail};
   ptl_stat(ni, PTL_SIDE_RX, PTL_SR_RECV_COUNT, 1);
   ptl_stat(ni, PTL_SIDE_RX, PTL_SR_RECV_LENGTH, mlen);
   ptl_md_consume(md);
   md->pending++;
   in.link = ptl_md_event(ni, md, PTL_EVENT_REPLY_START, &in, PTL_SIDE_RX);
   char *dst = (char *)md->d.start + w.loffset;
-  if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+  if (w.fail != PTL_NI_OK) {
+    reply_landed(ni, md, &in, w.fail);
+  } else if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
     memcpy(dst, data, mlen);
     reply_landed(ni, md, &in, PTL_NI_OK);
   } else if ((op = ptl_op_get(ni, PTL_SIDE_RX))) {

@@ -26,7 +26,18 @@
 #               unit: the pure-module unit tests (UNIT_TESTS, no MPI), once;
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
 #               when a stage built on ptl is in STAGES
+#               The fault kinds (make check-faults runs them; not in the
+#               default list):
+#               inject: failures injected into MPI and UCX calls (FAULTLIB,
+#               LD_PRELOADed: tests/faultlib.c) must end the job with an error
+#               naming what failed, never a silent success or a hang;
+#               nochecks (once): a --disable-checks --enable-sanitizers build
+#               (NOCHECKS_DIR) where bad calls that would corrupt memory
+#               (payloads over the maximum, 17 arguments, library handler
+#               indices, remote ranges outside the segment) must still end
+#               the job with a message, no sanitizer report, no hang
 #   UNIT_TESTS  unit test binaries in BINDIR (default: unit_portals_bits unit_credits)
+#   FAULTLIB    the fault injector (inject), a shared object
 #   PTL_RUNNER  ptl's runner script (its PASS/FAIL lines are counted here),
 #   PTL_BUILDDIR  and ptl's build directory
 #   NPS         process counts for conformance (default: 2 3 4)
@@ -49,6 +60,7 @@ STAGES=${STAGES:-mpi}
 TESTS=${TESTS:-tree unit ptl conformance badinput exittest}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
+NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
 UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits}
 PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
@@ -237,6 +249,126 @@ run_ucx_unreachable() {
   fi
 }
 
+# ---------------------------------------------------------------- inject
+# A job with an injected fault (faultlib.c, FAULT_* in the environment)
+# must end non-zero within its time, with a line matching PATTERN -- the
+# error that names what failed -- and no watchdog line.
+# run_inject NAME NP PATTERN VAR=value... -- PROGRAM ARGS...
+run_inject() {
+  local name="inject:$1" np=$2 pat=$3 log="$LOGDIR/$logtag/np$2-inject-$1.log" flags=(-x LD_PRELOAD="$FAULTLIB")
+  shift 3
+  while [ "$1" != -- ]; do
+    export "${1?}"
+    flags+=(-x "${1%%=*}")
+    shift
+  done
+  shift
+  run_job "$CONF_TIMEOUT" "$log" "$np" "${flags[@]}" "$@"
+  for f in "${flags[@]}"; do case $f in FAULT_* | UCX_TLS*) unset "${f%%=*}" ;; esac; done
+  skipped "$np" "$log" "$name" && return
+  if timed_out || grep -q 'watchdog' "$log"; then
+    fail "$name" "$np" "the job hung after the injected fault instead of failing" "$log" 'faultlib|watchdog'
+  elif ! grep -q '^faultlib: .*injected' "$log"; then
+    fail "$name" "$np" "the fault was never injected (exit status $RC)" "$log"
+  elif [ "$RC" = 0 ]; then
+    fail "$name" "$np" "exit status 0: the injected failure went unnoticed" "$log" 'faultlib'
+  elif ! grep -Eq "$pat" "$log"; then
+    fail "$name" "$np" "exit status $RC, but no line names the failure (/$pat/)" "$log"
+  else
+    pass "$name" "$np"
+  fi
+}
+run_injects() {
+  if [ -z "${FAULTLIB:-}" ] || [ ! -f "$FAULTLIB" ]; then
+    echo "FAIL stage=$tag inject (no fault injector: FAULTLIB=${FAULTLIB:-unset})"
+    nfail=$((nfail + 1))
+    return
+  fi
+  # a client that set MPI_ERRORS_RETURN on MPI_COMM_WORLD, and an MPI_Isend
+  # of the library's that fails mid-run
+  run_inject mpi_isend_errors_return 2 "stageport: rank 1: .*MPI.*fail|MPI_Isend failed" \
+    FAULT_MPI_ERRORS_RETURN=1 FAULT_MPI_ISEND_AT=3000 FAULT_RANK=1 -- "$BINDIR/conformance"
+  local named="stageport: node 0: fatal error: .*(fail|drop)|ptl \(rank 0\): fatal"
+  case $stage in
+    ucx | hybrid)
+      # a UCX put that fails at once
+      run_inject ucx_put_fails 2 "$named" FAULT_UCP_PUT_AT=100 FAULT_RANK=0 -- "$BINDIR/conformance"
+      ;;
+  esac
+  case $stage in
+    hybrid)
+      # a UCX operation that fails after it started (its final status), on
+      # a real network path where operations take requests: a Put's send,
+      # a flush, a Get's reply
+      local at
+      for at in 20 200; do
+        run_inject "ucx_status_$at" 2 "$named" UCX_TLS=tcp,self FAULT_UCP_STATUS_AT=$at FAULT_RANK=0 \
+          -- "$BINDIR/conformance"
+      done
+      ;;
+  esac
+}
+
+# ---------------------------------------------------------------- nochecks
+# Checks off removes argument reports, not memory safety.  In a build
+# without checks and with AddressSanitizer + UBSan, each bad call must end
+# the job (non-zero, no hang) with a line matching PATTERN and no sanitizer
+# report.  run_nochecks STAGE MODE PATTERN
+run_nochecks() {
+  local st=$1 mode=$2 pat=$3 name="nochecks:$1:$2" log="$LOGDIR/nochecks/$1-$2.log"
+  stage=$st tag="nochecks/$st"
+  run_job "$BAD_TIMEOUT" "$log" 2 -x ASAN_OPTIONS -x UBSAN_OPTIONS "$NOCHECKS_DIR/tests/badinput" "$mode"
+  if timed_out; then
+    fail "$name" 2 "timeout after ${BAD_TIMEOUT}s: the job hung instead of failing" "$log"
+  elif [ "$RC" = 0 ]; then
+    fail "$name" 2 "exit status 0: the bad call was not stopped" "$log"
+  elif grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
+    fail "$name" 2 "a sanitizer report: memory was misused before the library stopped the call" "$log" 'Sanitizer|runtime error'
+  elif ! grep -Eq "$pat" "$log"; then
+    fail "$name" 2 "exit status $RC, but no line matches /$pat/" "$log"
+  else
+    pass "$name" 2
+  fi
+}
+run_nochecks_all() {
+  local st
+  mkdir -p "$LOGDIR/nochecks"
+  stage_t0=$(date +%s.%N)
+  echo "# nochecks: building $NOCHECKS_DIR (--disable-checks --enable-sanitizers)"
+  if ! bash "$TOP_SRCDIR/scripts/build.sh" "$NOCHECKS_DIR" --disable-checks --enable-sanitizers --enable-werror \
+      >"$LOGDIR/nochecks/build.log" 2>&1 ||
+    ! make -C "$NOCHECKS_DIR/tests" badinput >>"$LOGDIR/nochecks/build.log" 2>&1; then
+    echo "FAIL nochecks build (see $LOGDIR/nochecks/build.log)"
+    tail -n 20 "$LOGDIR/nochecks/build.log" | sed 's/^/    | /'
+    nfail=$((nfail + 1))
+    return
+  fi
+  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  for st in $STAGES; do
+    variant_flags=()
+    run_nochecks "$st" medium_too_big "AMRequestMedium.*65537"
+    run_nochecks "$st" long_too_big "AMRequestLong.*65537"
+    run_nochecks "$st" reply_medium_too_big "AMReplyMedium.*65537"
+    run_nochecks "$st" nargs "AMRequestShort.*17"
+    run_nochecks "$st" reserved_handler_request "AMRequestShort.* 2 "
+    run_nochecks "$st" reserved_handler_reply "AMReplyMedium.* 11 "
+    case $st in
+      mpi)    # ext-ref: the target bounds every address it is sent
+        run_nochecks "$st" seg_beyond "outside this node's segment"
+        run_nochecks "$st" seg_before "outside this node's segment"
+        run_nochecks "$st" seg_straddle_memset "outside this node's segment"
+        ;;
+      hybrid) # the target's RAR entry takes no range outside the segment: the
+              # initiator learns its operation was dropped
+        run_nochecks "$st" seg_beyond "dropped by the target"
+        run_nochecks "$st" seg_before "dropped by the target"
+        run_nochecks "$st" seg_straddle "dropped by the target"
+        ;;
+    esac
+  done
+  unset ASAN_OPTIONS UBSAN_OPTIONS
+}
+
 # ---------------------------------------------------------------- exittest
 run_exittest() { # mode np
   local mode=$1 np=$2 name="exittest:$1" log="$LOGDIR/$logtag/np$2-exittest-$1.log"
@@ -305,7 +437,7 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
   exit 1
 fi
 for t in $TESTS; do
-  case $t in tree | unit | ptl) continue ;; esac
+  case $t in tree | unit | ptl | inject | nochecks) continue ;; esac
   if [ ! -x "$BINDIR/$t" ]; then
     echo "FAIL: $BINDIR/$t not built"
     echo "0 passed, 1 failed"
@@ -342,6 +474,9 @@ if [[ " $TESTS " == *" tree "* ]]; then
 fi
 if [[ " $TESTS " == *" unit "* ]]; then
   for u in $UNIT_TESTS; do once unit "$u" "^ok $u" "$BINDIR/$u"; done
+fi
+if [[ " $TESTS " == *" nochecks "* ]]; then
+  run_nochecks_all
 fi
 if [[ " $TESTS " == *" ptl "* ]] && [[ " $STAGES " == *" hybrid "* ]] && [ -n "$PTL_RUNNER" ]; then
   mkdir -p "$LOGDIR/ptl"
@@ -398,7 +533,8 @@ for stage in $STAGES; do
           for m in $(selected_modes exittest); do run_exittest "$m" "$np"; done
         done
         ;;
-      tree | unit | ptl) ;; # once per suite, above
+      inject) run_injects ;;
+      tree | unit | ptl | nochecks) ;; # once per suite, above
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
         nfail=$((nfail + 1))

@@ -249,13 +249,21 @@ static void t_get(void) {
     CHECK(e.mlength == n && e.md_handle == tmd);
     tbarrier();
   }
-  /* a Get the target MD does not allow is dropped: no reply */
+  /* a Get the target MD does not allow is dropped: its initiator learns it
+   * (REPLY_START/END of type PTLX_NI_DROPPED, no data) instead of waiting
+   * for ever */
   OK(PtlMDUnlink(tmd));
   OK(PtlMDAttach(p.me, test_md(tbuf, max, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE, teq, NULL),
                  PTL_RETAIN, &tmd));
   ptl_sr_value_t drops = status(PTL_SR_DROP_COUNT);
   tbarrier();
+  memset(dbuf, 0x5a, 8);
   OK(PtlGetRegion(dmd, 0, 8, pid_of(to), 2, 0, 0x9, 0));
+  ptl_event_t d = EXPECT(ieq, PTL_EVENT_REPLY_START);
+  CHECK(d.ni_fail_type == PTLX_NI_DROPPED && d.mlength == 0 && d.initiator.nid == (ptl_nid_t)to);
+  d = EXPECT(ieq, PTL_EVENT_REPLY_END);
+  CHECK(d.ni_fail_type == PTLX_NI_DROPPED && d.mlength == 0 && d.rlength == 8 && d.match_bits == 0x9);
+  CHECK(dbuf[0] == 0x5a && dbuf[7] == 0x5a);
   EXPECT_NONE(ieq, 100);
   tbarrier();
   CHECK(status_reaches(PTL_SR_DROP_COUNT, drops + 1));
@@ -290,12 +298,15 @@ static void t_truncate_drop(void) {
     CHECK(filled(tbuf + 100, tlen - 100, 77) && tbuf[99] == 0);
     tbarrier();
   }
-  /* nothing matches: dropped, counted, no ACK */
+  /* nothing matches: dropped and counted; a Put that asked for an ACK gets
+   * one of type PTLX_NI_DROPPED (mlength 0), one that did not gets nothing */
   ptl_sr_value_t drops = status(PTL_SR_DROP_COUNT), dlen = status(PTL_SR_DROP_LENGTH);
   tbarrier();
   OK(PtlPutRegion(smd, 0, 40, PTL_ACK_REQ, pid_of(to), 3, 0, 2 /* bits */, 0, 0));
-  OK(PtlPutRegion(smd, 0, 40, PTL_ACK_REQ, pid_of(to), 4 /* pt */, 0, 1, 0, 0));
   EXPECT(ieq, PTL_EVENT_SEND_END);
+  ptl_event_t d = EXPECT(ieq, PTL_EVENT_ACK);
+  CHECK(d.ni_fail_type == PTLX_NI_DROPPED && d.mlength == 0 && d.rlength == 40 && d.match_bits == 2);
+  OK(PtlPutRegion(smd, 0, 40, PTL_NO_ACK_REQ, pid_of(to), 4 /* pt */, 0, 1, 0, 0));
   EXPECT(ieq, PTL_EVENT_SEND_END);
   tbarrier();
   EXPECT_NONE(ieq, 100);
@@ -688,11 +699,11 @@ static int put_ack(ptl_handle_md_t smd, ptl_handle_eq_t ieq, int to, ptl_pt_inde
   ptl_event_t e;
   OK(PtlPutRegion(smd, 0, 64, PTL_ACK_REQ, pid_of(to), pt, 0, bits, off, 0));
   e = EXPECT(ieq, PTL_EVENT_SEND_END);
-  if (want_ack)
-    e = EXPECT(ieq, PTL_EVENT_ACK);
-  else
-    EXPECT_NONE(ieq, 100);
-  return e.type == PTL_EVENT_ACK;
+  e = EXPECT(ieq, PTL_EVENT_ACK);
+  if (want_ack) CHECK(e.ni_fail_type == PTL_NI_OK);
+  else CHECK(e.ni_fail_type == PTLX_NI_DROPPED && e.mlength == 0); /* dropped: an ACK that says so */
+  EXPECT_NONE(ieq, 0);
+  return e.type == PTL_EVENT_ACK && e.ni_fail_type == PTL_NI_OK;
 }
 
 /* Every field of an initiator event. */
