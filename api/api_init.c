@@ -241,18 +241,26 @@ static void register_internal(const stp_handler_reg_t *regs, int n) {
   for (int i = 0; i < n; i++) stp.handler[regs[i].index] = regs[i].fn;
 }
 
-int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) {
-  gasnet_seginfo_t mine = {NULL, 0};
+/* Agree on an outcome of attach: every node's rc (one allgather, which is
+ * also a barrier); the first failing node's error, or GASNET_OK.  A node
+ * that failed has said why; the others say whose error they return. */
+static int agree(int rc, const char *step) {
+  int *all = malloc(stp.nodes * sizeof(int)), out = GASNET_OK;
+  gasnet_node_t who = 0;
+  if (!all) stp_fatal("gasnet_attach: out of memory");
+  stp.boot.allgather(stp.boot.ctx, &rc, all, sizeof(int));
+  for (gasnet_node_t i = 0; i < stp.nodes && out == GASNET_OK; i++)
+    if (all[i] != GASNET_OK) out = all[i], who = i;
+  free(all);
+  if (out != GASNET_OK && rc == GASNET_OK)
+    fprintf(stderr, "stageport: node %u: gasnet_attach: node %u failed (%s, %s); returning the same error here\n",
+            (unsigned)stp.mynode, (unsigned)who, gasnet_ErrorName(out), step);
+  return out;
+}
+
+/* Arguments and handler table; nothing collective. */
+static int attach_args(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize) {
   int rc;
-  (void)minheapoffset; /* the segment is its own mapping; the heap is not affected */
-  if (!stp.inited) stp_fatal("gasnet_attach: called before gasnet_init");
-  if (stp.attached) {
-#if STP_CHECKS
-    stp_fatal("gasnet_attach: called twice");
-#else
-    return GASNET_ERR_RESOURCE;
-#endif
-  }
   if (segsize % GASNET_PAGESIZE) {
     fprintf(stderr, "stageport: node %u: gasnet_attach: segsize %" PRIuPTR " is not a multiple of GASNET_PAGESIZE (%d)\n",
             (unsigned)stp.mynode, segsize, GASNET_PAGESIZE);
@@ -268,39 +276,70 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   register_internal(stp_barrier_handlers, stp_barrier_nhandlers);
   register_internal(stp_memset_handlers, stp_memset_nhandlers);
   register_internal(stp.ext->handlers, stp.ext->nhandlers);
+  return GASNET_OK;
+}
 
-  /* network, then the segment it reaches best (or ordinary memory) */
-  if (segsize > stp.max_local_seg) segsize = stp.max_local_seg;
-  if (stp.net) {
-    stp_net_args_t args = {&stp.boot, stp_stage->oos};
-    rc = stp.net->open(&args);
+/* This node's segment: from the network, or ordinary memory. */
+static int attach_segment(uintptr_t segsize, gasnet_seginfo_t *mine) {
+  int rc = GASNET_OK;
+  if (stp.net && stp.net->segment) {
+    rc = stp.net->segment(segsize, &mine->addr); /* collective: also on failure */
     if (rc != GASNET_OK) return rc;
-    if (stp.net->segment) {
-      rc = stp.net->segment(segsize, &mine.addr);
-      if (rc != GASNET_OK) return rc;
-      if (mine.addr) mine.size = segsize;
-    }
+    if (mine->addr) mine->size = segsize;
   }
-  if (segsize && !mine.addr) {
+  if (segsize && !mine->addr) {
     void *p = mmap(NULL, segsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
       fprintf(stderr, "stageport: node %u: gasnet_attach: cannot map a %" PRIuPTR "-byte segment\n",
               (unsigned)stp.mynode, segsize);
       return GASNET_ERR_RESOURCE;
     }
-    mine.addr = p;
-    mine.size = segsize;
+    mine->addr = p;
+    mine->size = segsize;
   }
+  return rc;
+}
+
+/* Every collective step of attach is entered by every node or by none: the
+ * nodes agree on each step's outcome before the next, so a node that fails
+ * makes every node return its error instead of leaving them in a
+ * collective.  (A failure inside a network's open ends the job.) */
+int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) {
+  gasnet_seginfo_t mine = {NULL, 0};
+  int rc;
+  (void)minheapoffset; /* the segment is its own mapping; the heap is not affected */
+  if (!stp.inited) stp_fatal("gasnet_attach: called before gasnet_init");
+  if (stp.attached) {
+#if STP_CHECKS
+    stp_fatal("gasnet_attach: called twice");
+#else
+    return GASNET_ERR_RESOURCE;
+#endif
+  }
+  rc = agree(attach_args(table, numentries, segsize), "its arguments");
+  if (rc != GASNET_OK) {
+    memset(stp.handler, 0, sizeof(stp.handler)); /* as before the call */
+    return rc;
+  }
+
+  /* network, then the segment it reaches best (or ordinary memory) */
+  if (segsize > stp.max_local_seg) segsize = stp.max_local_seg;
+  if (stp.net) {
+    stp_net_args_t args = {&stp.boot, stp_stage->oos};
+    rc = stp.net->open(&args);
+    if ((rc = agree(rc, "opening the network")) != GASNET_OK) return rc;
+  }
+  rc = agree(attach_segment(segsize, &mine), "its segment");
+  if (rc != GASNET_OK) return rc;
   stp.seg = calloc(stp.nodes, sizeof(*stp.seg));
   if (!stp.seg) stp_fatal("gasnet_attach: out of memory");
   stp.boot.allgather(stp.boot.ctx, &mine, stp.seg, sizeof(mine));
 
   rc = stp.core->attach();
-  if (rc != GASNET_OK) return rc;
-  rc = stp.ext->attach ? stp.ext->attach() : GASNET_OK;
+  if (rc == GASNET_OK && stp.ext->attach) rc = stp.ext->attach();
+  rc = agree(rc, "attaching the Core and the Extended API"); /* (the attach barrier) */
   if (rc != GASNET_OK) return rc;
   stp.attached = 1;
-  stp.boot.barrier(stp.boot.ctx);
   return GASNET_OK;
 }
 

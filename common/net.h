@@ -22,7 +22,9 @@
  *    size bytes of segment memory the network reaches best and set *base
  *    (or leave it NULL: the API layer maps ordinary memory), and make it
  *    ready to be a target (keys exchanged, entries posted) before the attach
- *    barrier.  NULL slot: ordinary memory.
+ *    barrier.  A node that fails still completes the collective steps and
+ *    returns its error: the nodes then agree to fail.  NULL slot: ordinary
+ *    memory.
  *  - close(): at exit, after the Core and the Extended backend detached;
  *    every node is exiting, so it may be collective.  Releases the segment
  *    memory it provided.

@@ -21,15 +21,16 @@ static int uc_open(const stp_net_args_t *a) {
 }
 
 static int uc_segment(uintptr_t size, void **base) {
+  int rc = GASNET_OK;
   *base = NULL;
   if (size && stp_ucx_region_map(&stp_uc.u, NULL, size, STP_UCX_ALLOCATE | STP_UCX_RKEY, &stp_uc.seg) != UCS_OK)
-    return GASNET_ERR_RESOURCE;
+    rc = GASNET_ERR_RESOURCE; /* (reported; the exchange below is collective all the same) */
   *base = stp_uc.seg.addr;
   stp_uc.rseg = calloc((size_t)stp_uc.u.size, sizeof(*stp_uc.rseg));
   if (!stp_uc.rseg) stp_fatal("gasnet_attach: out of memory");
   if (stp_ucx_exchange(&stp_uc.u, &stp_uc.seg, stp_uc.rseg) != UCS_OK)
     stp_fatal("gasnet_attach: the ucx stage could not exchange segment keys (see the message above)");
-  return GASNET_OK;
+  return rc;
 }
 
 static void uc_close(void) {

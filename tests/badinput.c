@@ -267,6 +267,20 @@ static void m_attach_duplicate_index(void) {
   expect("word", "200");
   attach_bad_table(t, 2, "handler index 200 twice");
 }
+/* attach fails on one node only (a segment size that is no multiple of the
+ * page): every node must return the error from gasnet_attach -- none may
+ * be left in a collective step of attach -- and node 0 says so. */
+static void m_attach_fails_on_one(void) {
+  int rc;
+  if (me == 0) {
+    expect("sub", "node 0: gasnet_attach returned");
+    expect("sub", "GASNET_ERR_BAD_ARG");
+  }
+  rc = gasnet_attach(table, (int)(sizeof(table) / sizeof(table[0])), GASNET_PAGESIZE * (me == nodes - 1 ? 1.5 : 1), 0);
+  printf("badinput: node %u: gasnet_attach returned %s\n", (unsigned)me, gasnet_ErrorName(rc));
+  fflush(stdout);
+  gasnet_exit(rc == GASNET_OK ? 0 : 6);
+}
 static void m_barrier_wait_after_try(void) {
   int rc;
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
@@ -318,6 +332,8 @@ static const mode_t_ modes[] = {
     {"attach_twice", AFTER_ATTACH, m_attach_twice, 0, "gasnet_attach a second time"},
     {"attach_reserved_index", AFTER_INIT, m_attach_reserved_index, -1, "handler table entry with index 1 (reserved)"},
     {"attach_duplicate_index", AFTER_INIT, m_attach_duplicate_index, -1, "two handler table entries with index 200"},
+    {"attach_fails_on_one", AFTER_INIT, m_attach_fails_on_one, -1,
+     "the last node's gasnet_attach fails (a bad segment size): every node returns the error"},
     {"barrier_wait_after_try", AFTER_ATTACH, m_barrier_wait_after_try, 0, "gasnet_barrier_wait after a successful try"},
     {"reply_twice", AFTER_ATTACH, m_reply_twice, 0, "a request handler replies twice"},
     {"request_in_handler", AFTER_ATTACH, m_request_in_handler, 0, "an AM request from inside a handler"},
