@@ -226,8 +226,17 @@ int PtlNIFini(ptl_handle_ni_t ni_handle) {
     atomic_store(&x->nic_stop, 1);
     ucp_worker_signal(x->u.worker);
     pthread_join(x->nic, NULL);
+    x->nic_running = 0;
   }
+  /* Teardown in dependency order: peers' keys (unpacked on the endpoints),
+   * then the endpoints -- operations still in flight (unsynchronized Puts,
+   * say) complete and their callbacks run now, while the NI they touch is
+   * alive -- then the NI and its registrations, then UCX. */
   ptl_pub_fini(ni);
+  x->closing = 1;
+  if (x->tx.worker) stp_ucx_worker_close(&x->u, &x->tx);
+  stp_ucx_close_endpoints(&x->u);
+  ptl_pub_fini(ni); /* (control messages that arrived meanwhile) */
   ptl_the_ni = NULL;
   ptl_mem_fini(ni);   /* MDs over extension memory do not own its registration */
   ptl_ni_destroy(ni); /* the others are deregistered through the hooks; x still alive */

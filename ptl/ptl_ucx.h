@@ -148,6 +148,7 @@ typedef struct ptl_x {
   pthread_t nic;
   int nic_running;
   _Atomic int nic_stop;
+  int closing; /* PtlNIFini is tearing down: what fails now fails because everyone is leaving */
 } ptl_x_t;
 
 static inline ptl_x_t *ptl_x(ptl_ni_t *ni) { return (ptl_x_t *)ni->x; }

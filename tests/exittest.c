@@ -95,6 +95,8 @@ static const mode_t_ modes[] = {
     {"exit_plain_poll", "last node calls exit(15) while the others poll: status 15"},
     {"return_code", "last node returns 16 from main while the others wait in a barrier: status 16"},
     {"return_code_busy", "last node returns 17 from main while the others compute: status 17"},
+    {"exit_inflight", "last node starts puts and gets (in and out of the segment) and calls gasnet_exit(0) without "
+                      "syncing them: status 0, no crash"},
     {"crash_segv", "last node raises SIGSEGV while the others wait in a barrier: non-zero, no hang"},
     {"crash_abort", "last node calls abort() while the others wait in a barrier: non-zero, no hang"},
     {"crash_kill", "last node is killed (SIGKILL) while the others poll: non-zero, no hang"},
@@ -192,6 +194,25 @@ int main(int argc, char **argv) {
       raise(SIGKILL);
     }
     poll_forever();
+  } else if (IS("exit_inflight")) {
+    if (me == last) {
+      /* operations still in flight when the library tears down: their
+       * completions must not touch freed state (checked under the
+       * sanitizers) */
+      size_t n = GASNET_PAGESIZE * 16, big = 2 << 20;
+      gasnet_seginfo_t *si = calloc(nodes, sizeof(*si));
+      char *out = malloc(big);
+      memset(out, 7, big);
+      gasnet_getSegmentInfo(si, (int)nodes);
+      for (int i = 0; i < 16; i++) {
+        gasnet_put_nbi_bulk(0, si[0].addr, out + (size_t)i * 4096, n);        /* out of the segment */
+        gasnet_get_nbi_bulk(out + (size_t)i * 65536, 0, si[0].addr, n);       /* into it, likewise */
+        gasnet_put_nbi_bulk(0, si[0].addr, si[me].addr, n / 2);              /* from the segment */
+      }
+      mark();
+      gasnet_exit(0);
+    }
+    stuck_in_barrier();
   } else if (IS("exit_plain_barrier") || IS("return_code")) {
     if (me == last) {
       settle(0.2);

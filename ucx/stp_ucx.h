@@ -74,9 +74,14 @@ typedef struct stp_ucx_remote {
  * rank.  Collective. */
 ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_boot_t *boot, uint64_t features, int thread_multi,
                           const char *user);
-/* Close endpoints (without waiting for peers that may be gone), worker and
- * context.  Not collective.  Close extra workers first. */
+/* Close endpoints (flushing what is in flight; a peer that does not answer
+ * within a second is not waited for), worker and context.  Not collective.
+ * Close extra workers first. */
 void stp_ucx_close(stp_ucx_t *u);
+/* Close the main worker's endpoints only: the callbacks of operations still
+ * in flight run now, while their users' state is alive (close extra workers
+ * first, then this, then tear the user's state down, then stp_ucx_close). */
+void stp_ucx_close_endpoints(stp_ucx_t *u);
 
 /* Create an extra worker (thread_multi: UCS_THREAD_MODE_MULTI) with
  * endpoints to every rank's main worker.  Not collective: it uses the

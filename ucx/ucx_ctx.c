@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void stp_ucx_report(const stp_ucx_t *u, ucs_status_t st, const char *fmt, ...) {
   char what[512];
@@ -57,18 +58,48 @@ static ucs_status_t connect_all(stp_ucx_t *u, ucp_worker_h worker, ucp_ep_h *ep)
   return UCS_OK;
 }
 
-/* Close (forcibly: peers may already be gone) and free an endpoint table. */
+/* Close and free an endpoint table.  Each endpoint is closed in UCX's
+ * default (flush) mode: its operations still in flight complete, and their
+ * callbacks run now, while their users' state is alive.  (A forced close is
+ * defined only in UCX's peer error-handling mode, which the shared-memory
+ * transports of UCX 1.13 do not offer: it would move every endpoint onto
+ * TCP.)  The main worker is progressed too: peers closing their endpoints
+ * to it need it.  A peer that does not answer within a second -- it is
+ * gone -- is not waited for longer: its close request is released, and
+ * completes when the worker is destroyed. */
 static void close_all(stp_ucx_t *u, ucp_worker_h worker, ucp_ep_h **eptab) {
   ucp_ep_h *ep = *eptab;
+  ucs_status_ptr_t *req;
+  struct timespec t0, t;
+  int left = 0;
   if (!ep) return;
+  req = calloc((size_t)u->size, sizeof(*req));
   for (int i = 0; i < u->size; i++) {
     ucp_request_param_t p;
     if (!ep[i]) continue;
     memset(&p, 0, sizeof(p));
-    p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-    p.flags = UCP_EP_CLOSE_FLAG_FORCE;
-    stp_ucx_wait(worker, ucp_ep_close_nbx(ep[i], &p)); /* a peer already gone is no error here */
+    ucs_status_ptr_t r = ucp_ep_close_nbx(ep[i], &p);
+    if (UCS_PTR_IS_PTR(r) && req) req[i] = r, left++;
+    else if (UCS_PTR_IS_PTR(r)) stp_ucx_wait(worker, r);
   }
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  while (left) {
+    ucp_worker_progress(worker);
+    if (worker != u->worker) ucp_worker_progress(u->worker);
+    for (int i = 0; i < u->size; i++)
+      if (req[i] && ucp_request_check_status(req[i]) != UCS_INPROGRESS) {
+        ucp_request_free(req[i]);
+        req[i] = NULL;
+        left--;
+      }
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (left && (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 1.0) {
+      for (int i = 0; i < u->size; i++)
+        if (req[i]) ucp_request_free(req[i]);
+      break;
+    }
+  }
+  free(req);
   free(ep);
   *eptab = NULL;
 }
@@ -144,6 +175,8 @@ fail:
   stp_ucx_close(u);
   return st;
 }
+
+void stp_ucx_close_endpoints(stp_ucx_t *u) { close_all(u, u->worker, &u->ep); }
 
 void stp_ucx_close(stp_ucx_t *u) {
   close_all(u, u->worker, &u->ep);
