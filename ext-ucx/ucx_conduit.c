@@ -33,10 +33,14 @@ static int uc_segment(uintptr_t size, void **base) {
   return rc;
 }
 
+/* In UCX's order: operations in flight complete (they may still read the
+ * segment), peers' keys go, then the endpoints, the segment, the rest. */
 static void uc_close(void) {
+  stp_ucx_flush(&stp_uc.u);
   stp_ucx_remote_release(&stp_uc.u, stp_uc.rseg);
   free(stp_uc.rseg);
   stp_uc.rseg = NULL;
+  stp_ucx_close_endpoints(&stp_uc.u);
   if (stp_uc.seg.memh) stp_ucx_region_unmap(&stp_uc.u, &stp_uc.seg);
   stp_ucx_close(&stp_uc.u);
 }

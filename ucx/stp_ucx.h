@@ -82,6 +82,11 @@ void stp_ucx_close(stp_ucx_t *u);
  * in flight run now, while their users' state is alive (close extra workers
  * first, then this, then tear the user's state down, then stp_ucx_close). */
 void stp_ucx_close_endpoints(stp_ucx_t *u);
+/* Complete every operation in flight on the main worker (callbacks run);
+ * a peer that does not answer within a second is not waited for.  Before
+ * peers' keys are released: UCX wants a key's operations flushed before it
+ * goes, and the key gone before its endpoint. */
+void stp_ucx_flush(stp_ucx_t *u);
 
 /* Create an extra worker (thread_multi: UCS_THREAD_MODE_MULTI) with
  * endpoints to every rank's main worker.  Not collective: it uses the

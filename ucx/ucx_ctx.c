@@ -178,6 +178,23 @@ fail:
 
 void stp_ucx_close_endpoints(stp_ucx_t *u) { close_all(u, u->worker, &u->ep); }
 
+void stp_ucx_flush(stp_ucx_t *u) {
+  ucp_request_param_t p;
+  ucs_status_ptr_t req;
+  struct timespec t0, t;
+  memset(&p, 0, sizeof(p));
+  req = ucp_worker_flush_nbx(u->worker, &p);
+  if (!UCS_PTR_IS_PTR(req)) return;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (;;) {
+    ucp_worker_progress(u->worker);
+    if (ucp_request_check_status(req) != UCS_INPROGRESS) break;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 1.0) break; /* a peer is gone */
+  }
+  ucp_request_free(req);
+}
+
 void stp_ucx_close(stp_ucx_t *u) {
   close_all(u, u->worker, &u->ep);
   if (u->worker) ucp_worker_destroy(u->worker);
