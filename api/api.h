@@ -71,12 +71,16 @@ void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
   } while (0)
 #define STP_CHECK_NOT_IN_HANDLER(fn) \
   do { if (STP_UNLIKELY(stp.in_handler)) stp_check_handler_ctx_fail(fn); } while (0)
+/* a local buffer of n > 0 bytes is not NULL */
+#define STP_CHECK_LOCAL(fn, what, p_, n_) \
+  do { if (STP_UNLIKELY(!(p_) && (n_))) stp_fatal("%s: the %s is NULL (%zu bytes)", fn, what, (size_t)(n_)); } while (0)
 #else /* the arguments are still "used": no warnings without checks */
 #define STP_CHECK_INITED(fn) ((void)(fn))
 #define STP_CHECK_ATTACHED(fn) ((void)(fn))
 #define STP_CHECK_NODE(fn, node) ((void)(fn), (void)(node))
 #define STP_CHECK_REMOTE(fn, node, addr, n) ((void)(fn), (void)(node), (void)(addr), (void)(n))
 #define STP_CHECK_NOT_IN_HANDLER(fn) ((void)(fn))
+#define STP_CHECK_LOCAL(fn, what, p, n) ((void)(fn), (void)(what), (void)(p), (void)(n))
 #endif
 
 /* Every data-movement entry point: attached, not in a handler, range ok. */

@@ -57,6 +57,7 @@ int stp_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, const voi
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
   check_request("gasnet_AMRequestMedium", dest, handler);
+  STP_CHECK_LOCAL("gasnet_AMRequestMedium", "source", source_addr, nbytes);
   check_payload("gasnet_AMRequestMedium", nbytes, stp.core->max_medium, "gasnet_AMMaxMedium");
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMRequestMedium");
   am.nargs = (uint8_t)numargs;
@@ -69,6 +70,7 @@ int stp_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, const void 
   const char *fn = async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong";
   stp_am_t am = {STP_AM_LONG, (uint8_t)!!async, handler, 0, args, source_addr, nbytes, dest_addr};
   check_request(fn, dest, handler);
+  STP_CHECK_LOCAL(fn, "source", source_addr, nbytes);
   check_payload(fn, nbytes, stp.core->max_long_request, "gasnet_AMMaxLongRequest");
   STP_CHECK_REMOTE(fn, dest, dest_addr, nbytes);
   STP_GET_ARGS(args, numargs, numargs, fn);
@@ -104,6 +106,7 @@ int stp_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, const voi
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
   stp_token_t *t = check_reply("gasnet_AMReplyMedium", token, handler);
+  STP_CHECK_LOCAL("gasnet_AMReplyMedium", "source", source_addr, nbytes);
   check_payload("gasnet_AMReplyMedium", nbytes, stp.core->max_medium, "gasnet_AMMaxMedium");
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyMedium");
   am.nargs = (uint8_t)numargs;
@@ -115,6 +118,7 @@ int stp_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, const void 
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_LONG, 0, handler, 0, args, source_addr, nbytes, dest_addr};
   stp_token_t *t = check_reply("gasnet_AMReplyLong", token, handler);
+  STP_CHECK_LOCAL("gasnet_AMReplyLong", "source", source_addr, nbytes);
   check_payload("gasnet_AMReplyLong", nbytes, stp.core->max_long_reply, "gasnet_AMMaxLongReply");
   STP_CHECK_REMOTE("gasnet_AMReplyLong", t->src, dest_addr, nbytes);
   STP_GET_ARGS(args, numargs, numargs, "gasnet_AMReplyLong");

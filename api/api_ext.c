@@ -76,13 +76,14 @@ static inline gasnet_handle_t nb_handle(stp_op_t *op) {
     stp_op_free(op);
     return GASNET_INVALID_HANDLE;
   }
-  return op;
+  return (gasnet_handle_t)stp_op_handle(op);
 }
 
 /* blocking ----------------------------------------------------------- */
 static inline void put_blocking(const char *fn, gasnet_node_t node, void *dest, const void *src, size_t n, int bulk) {
   stp_op_t op;
   STP_CHECK_XFER(fn, node, dest, n);
+  STP_CHECK_LOCAL(fn, "source", src, n);
   if (!n) return;
   stp_op_init(&op, STP_OP_BLOCKING);
   put_path(&op, node, dest, src, n, bulk);
@@ -92,6 +93,7 @@ static inline void put_blocking(const char *fn, gasnet_node_t node, void *dest, 
 static inline void get_blocking(const char *fn, void *dest, gasnet_node_t node, const void *src, size_t n) {
   stp_op_t op;
   STP_CHECK_XFER(fn, node, src, n);
+  STP_CHECK_LOCAL(fn, "destination", dest, n);
   if (!n) return;
   stp_op_init(&op, STP_OP_BLOCKING);
   get_path(&op, dest, node, src, n);
@@ -128,6 +130,7 @@ static inline gasnet_handle_t put_nb(const char *fn, gasnet_node_t node, void *d
                                      int bulk) {
   stp_op_t *op;
   STP_CHECK_XFER(fn, node, dest, n);
+  STP_CHECK_LOCAL(fn, "source", src, n);
   if (!n) return GASNET_INVALID_HANDLE;
   op = stp_op_alloc(STP_OP_EXPLICIT);
   put_path(op, node, dest, src, n, bulk);
@@ -137,6 +140,7 @@ static inline gasnet_handle_t put_nb(const char *fn, gasnet_node_t node, void *d
 static inline gasnet_handle_t get_nb(const char *fn, void *dest, gasnet_node_t node, const void *src, size_t n) {
   stp_op_t *op;
   STP_CHECK_XFER(fn, node, src, n);
+  STP_CHECK_LOCAL(fn, "destination", dest, n);
   if (!n) return GASNET_INVALID_HANDLE;
   op = stp_op_alloc(STP_OP_EXPLICIT);
   get_path(op, dest, node, src, n);
@@ -171,21 +175,25 @@ gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t
 /* implicit handle ---------------------------------------------------- */
 void gasnet_put_nbi(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
   STP_CHECK_XFER("gasnet_put_nbi", node, dest, nbytes);
+  STP_CHECK_LOCAL("gasnet_put_nbi", "source", src, nbytes);
   if (nbytes) put_path(nbi_op(), node, dest, src, nbytes, 0);
 }
 
 void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
   STP_CHECK_XFER("gasnet_put_nbi_bulk", node, dest, nbytes);
+  STP_CHECK_LOCAL("gasnet_put_nbi_bulk", "source", src, nbytes);
   if (nbytes) put_path(nbi_op(), node, dest, src, nbytes, 1);
 }
 
 void gasnet_get_nbi(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
   STP_CHECK_XFER("gasnet_get_nbi", node, src, nbytes);
+  STP_CHECK_LOCAL("gasnet_get_nbi", "destination", dest, nbytes);
   if (nbytes) get_path(nbi_op(), dest, node, src, nbytes);
 }
 
 void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
   STP_CHECK_XFER("gasnet_get_nbi_bulk", node, src, nbytes);
+  STP_CHECK_LOCAL("gasnet_get_nbi_bulk", "destination", dest, nbytes);
   if (nbytes) get_path(nbi_op(), dest, node, src, nbytes);
 }
 
@@ -197,24 +205,31 @@ void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes) {
 /* ------------------------------------------------------------------ */
 /* explicit-handle synchronization                                     */
 /* ------------------------------------------------------------------ */
-static inline void check_handle(const char *fn, gasnet_handle_t h) {
+/* The operation a handle names.  A handle that names no operation in
+ * flight (synchronized already, so its record may serve another operation
+ * now; or never a handle) is a fatal error with checks on, and is taken as
+ * complete without them (never a touch of another operation). */
+static inline stp_op_t *handle_op(const char *fn, gasnet_handle_t h) {
+  stp_op_t *op = stp_op_lookup(h);
 #if STP_CHECKS
   STP_CHECK_ATTACHED(fn);
   STP_CHECK_NOT_IN_HANDLER(fn);
-  if (STP_UNLIKELY(h->kind != STP_OP_EXPLICIT && h->kind != STP_OP_REGION))
-    stp_fatal("%s: handle %p is not an operation in flight (already synchronized?)", fn, (void *)h);
+  if (STP_UNLIKELY(!op || (op->kind != STP_OP_EXPLICIT && op->kind != STP_OP_REGION)))
+    stp_fatal("%s: handle %p is not an operation in flight (synchronized already, or not a handle)", fn, (void *)h);
 #else
   (void)fn;
-  (void)h;
+  if (op && op->kind != STP_OP_EXPLICIT && op->kind != STP_OP_REGION) op = NULL;
 #endif
+  return op;
 }
 
 /* Test one handle of a list; on completion free it and invalidate the slot. */
 static inline int sync_slot(const char *fn, gasnet_handle_t *slot) {
+  stp_op_t *op;
   if (!*slot) return 1;
-  check_handle(fn, *slot);
-  if (!stp_op_test(*slot, 3)) return 0;
-  stp_op_free(*slot);
+  op = handle_op(fn, *slot);
+  if (op && !stp_op_test(op, 3)) return 0;
+  if (op) stp_op_free(op);
   *slot = GASNET_INVALID_HANDLE;
   return 1;
 }
@@ -233,18 +248,20 @@ static size_t sync_list(const char *fn, gasnet_handle_t *h, size_t n, size_t *le
 
 void gasnet_wait_syncnb(gasnet_handle_t handle) {
   unsigned spins = 0;
+  stp_op_t *op;
   if (!handle) return;
-  check_handle("gasnet_wait_syncnb", handle);
-  while (!stp_op_test(handle, 3)) stp_wait_step(&spins);
-  stp_op_free(handle);
+  if (!(op = handle_op("gasnet_wait_syncnb", handle))) return;
+  while (!stp_op_test(op, 3)) stp_wait_step(&spins);
+  stp_op_free(op);
 }
 
 static int try_syncnb(const char *fn, gasnet_handle_t handle, int poll) {
+  stp_op_t *op;
   if (!handle) return GASNET_OK;
-  check_handle(fn, handle);
+  if (!(op = handle_op(fn, handle))) return GASNET_OK;
   if (poll) stp_poll();
-  if (!stp_op_test(handle, 3)) return GASNET_ERR_NOT_READY;
-  stp_op_free(handle);
+  if (!stp_op_test(op, 3)) return GASNET_ERR_NOT_READY;
+  stp_op_free(op);
   return GASNET_OK;
 }
 
@@ -404,37 +421,28 @@ gasnet_register_value_t gasnet_get_val(gasnet_node_t node, const void *src, size
   return val_load(&buf, nbytes);
 }
 
-/* A value get owns its landing buffer until it is synchronized. */
-struct stp_valget {
-  stp_op_t op;
-  uint64_t buf;
-  size_t n;
-  struct stp_valget *next;
-};
-static struct stp_valget *valget_free;
-
+/* A value get owns its landing buffer (in its pooled record) until it is
+ * synchronized; its handle names the record and the use, like any other. */
 gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, const void *src, size_t nbytes) {
-  struct stp_valget *v = valget_free;
+  stp_op_t *op;
   check_val_size("gasnet_get_nb_val", nbytes);
   STP_CHECK_XFER("gasnet_get_nb_val", node, src, nbytes);
-  if (v) valget_free = v->next;
-  else if (!(v = malloc(sizeof(*v)))) stp_fatal("gasnet_get_nb_val: out of memory");
-  stp_op_init(&v->op, STP_OP_EXPLICIT);
-  v->n = nbytes;
-  get_path(&v->op, &v->buf, node, src, nbytes);
-  return v;
+  op = stp_op_alloc(STP_OP_VALGET);
+  op->val_n = (uint8_t)nbytes;
+  get_path(op, &op->val, node, src, nbytes);
+  return (gasnet_valget_handle_t)stp_op_handle(op);
 }
 
 gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle) {
   gasnet_register_value_t val;
+  stp_op_t *op = stp_op_lookup(handle);
   STP_CHECK_ATTACHED("gasnet_wait_syncnb_valget");
   STP_CHECK_NOT_IN_HANDLER("gasnet_wait_syncnb_valget");
-  if (STP_UNLIKELY(!handle || handle->op.kind != STP_OP_EXPLICIT))
-    stp_fatal("gasnet_wait_syncnb_valget: handle %p is not a value get in flight", (void *)handle);
-  stp_op_wait(&handle->op, 2);
-  val = val_load(&handle->buf, handle->n);
-  handle->op.kind = STP_OP_FREE;
-  handle->next = valget_free;
-  valget_free = handle;
+  if (STP_UNLIKELY(!op || op->kind != STP_OP_VALGET))
+    stp_fatal("gasnet_wait_syncnb_valget: handle %p is not a value get in flight (synchronized already?)",
+              (void *)handle);
+  stp_op_wait(op, 2);
+  val = val_load(&op->val, op->val_n);
+  stp_op_free(op);
   return val;
 }

@@ -42,19 +42,33 @@
 /* ------------------------------------------------------------------ */
 /* operations (what a gasnet_handle_t points to)                       */
 /* ------------------------------------------------------------------ */
-enum { STP_OP_FREE = 0, STP_OP_BLOCKING, STP_OP_EXPLICIT, STP_OP_IMPLICIT, STP_OP_REGION };
+enum { STP_OP_FREE = 0, STP_OP_BLOCKING, STP_OP_EXPLICIT, STP_OP_IMPLICIT, STP_OP_REGION, STP_OP_VALGET };
 
 struct stp_op {
   uint32_t puts;     /* outstanding put-type sub-operations (incl. memset) */
   uint32_t gets;     /* outstanding get sub-operations */
   uint8_t kind;      /* STP_OP_* ; FREE while in the pool */
   uint8_t put_sync;  /* backend needs its sync() hook before puts count as done */
+  uint8_t val_n;     /* VALGET: the value's size */
+  uint32_t index;    /* pooled: its place in the pool (a handle names it) */
+  uint32_t gen;      /* pooled: bumped at every free (a handle names the use) */
   struct stp_op *next; /* pool free list */
+  uint64_t val;      /* VALGET: the landing buffer */
   uint64_t ext[4];   /* backend-private */
 };
 
+/* Pooled records (no malloc per operation after warm-up). */
 stp_op_t *stp_op_alloc(int kind);
 void stp_op_free(stp_op_t *op);
+
+/* A pooled record's handle: its index and generation (never 0). */
+_Static_assert(sizeof(uintptr_t) == 8, "handles carry a 32-bit index and a 32-bit generation");
+static inline void *stp_op_handle(const stp_op_t *op) {
+  return (void *)(uintptr_t)(((uint64_t)op->gen << 32) | ((uint64_t)op->index + 1));
+}
+/* The record a handle names, if that use of it is still live; else NULL
+ * (synchronized already, or never a handle). */
+stp_op_t *stp_op_lookup(const void *handle);
 
 static inline void stp_op_init(stp_op_t *op, int kind) {
   memset(op, 0, sizeof(*op));

@@ -56,44 +56,70 @@ uint64_t stp_env_u64(const char *name, uint64_t dflt) {
   const char *s = getenv(name);
   char *end;
   uint64_t v;
+  unsigned shift = 0;
   if (!s || !*s) return dflt;
+  while (*s == ' ' || *s == '\t') s++;
   errno = 0;
   v = strtoull(s, &end, 0);
-  if (errno || end == s) stp_fatal("environment: %s=\"%s\" is not a number", name, s);
+  if (errno == ERANGE || (*s == '-' && v)) stp_fatal("environment: %s=\"%s\" is out of range", name, getenv(name));
+  if (errno || end == s || *s == '-') stp_fatal("environment: %s=\"%s\" is not a number", name, getenv(name));
   switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
     default: break;
   }
-  if (*end) stp_fatal("environment: %s=\"%s\" has trailing characters", name, s);
-  return v;
+  if (*end) stp_fatal("environment: %s=\"%s\" has trailing characters", name, getenv(name));
+  if (v > (UINT64_MAX >> shift)) stp_fatal("environment: %s=\"%s\" is too large", name, getenv(name));
+  return v << shift;
 }
 
 /* ------------------------------------------------------------------ */
 /* operation pool: no malloc per operation after warm-up               */
 /* ------------------------------------------------------------------ */
 static stp_op_t *op_free_list;
+static stp_op_t **op_chunk; /* every chunk of records, in index order */
+static uint32_t op_nchunks;
+#define OP_CHUNK 256u
 
 stp_op_t *stp_op_alloc(int kind) {
   stp_op_t *op = op_free_list;
   if (STP_UNLIKELY(!op)) {
-    enum { CHUNK = 256 };
-    stp_op_t *chunk = malloc(CHUNK * sizeof(*chunk));
-    if (!chunk) stp_fatal("out of memory allocating operation records");
-    for (int i = 0; i < CHUNK - 1; i++) chunk[i].next = &chunk[i + 1];
-    chunk[CHUNK - 1].next = NULL;
+    stp_op_t *chunk = calloc(OP_CHUNK, sizeof(*chunk));
+    stp_op_t **tab = realloc(op_chunk, (op_nchunks + 1) * sizeof(*tab));
+    if (!chunk || !tab || op_nchunks >= UINT32_MAX / OP_CHUNK - 1)
+      stp_fatal("out of memory allocating operation records (%u in use)", op_nchunks * OP_CHUNK);
+    op_chunk = tab;
+    op_chunk[op_nchunks] = chunk;
+    for (uint32_t i = 0; i < OP_CHUNK; i++) {
+      chunk[i].index = op_nchunks * OP_CHUNK + i;
+      chunk[i].next = i + 1 < OP_CHUNK ? &chunk[i + 1] : NULL;
+    }
+    op_nchunks++;
     op = chunk;
   }
   op_free_list = op->next;
+  uint32_t index = op->index, gen = op->gen;
   stp_op_init(op, kind);
+  op->index = index;
+  op->gen = gen;
   return op;
 }
 
 void stp_op_free(stp_op_t *op) {
   op->kind = STP_OP_FREE;
+  op->gen++; /* every handle to this use is stale now */
   op->next = op_free_list;
   op_free_list = op;
+}
+
+stp_op_t *stp_op_lookup(const void *handle) {
+  uint64_t h = (uint64_t)(uintptr_t)handle;
+  uint32_t index = (uint32_t)h - 1, gen = (uint32_t)(h >> 32);
+  stp_op_t *op;
+  if (!(uint32_t)h || index / OP_CHUNK >= op_nchunks) return NULL;
+  op = &op_chunk[index / OP_CHUNK][index % OP_CHUNK];
+  return op->gen == gen && op->kind != STP_OP_FREE ? op : NULL;
 }
 
 void stp_op_wait(stp_op_t *op, int which) {

@@ -61,8 +61,10 @@ typedef uint64_t gasnet_register_value_t;
 #define SIZEOF_GASNET_REGISTER_VALUE_T 8
 
 struct stp_op;
-/* An explicit handle names one pooled operation record; all-zero bytes
- * (a null pointer) is GASNET_INVALID_HANDLE, as the specification requires. */
+/* An explicit handle names one pooled operation record and the generation
+ * of its use (opaque: a handle synchronized and then used again is found
+ * stale, not mistaken for a later operation); all-zero bytes (a null
+ * pointer) is GASNET_INVALID_HANDLE, as the specification requires. */
 typedef struct stp_op *gasnet_handle_t;
 #define GASNET_INVALID_HANDLE ((gasnet_handle_t)0)
 /* Value-get handles are a different type and cannot be mixed with the above. */

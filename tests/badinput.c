@@ -218,6 +218,18 @@ static void m_bad_stage(void) {
   setenv("STAGEPORT_STAGE", "no_such_stage", 1);
   gasnet_init(&g_argc, &g_argv);
 }
+static void m_env_overflow(void) {
+  expect("sub", "STAGEPORT_MAX_SEGSIZE");
+  expect("sub", "too large");
+  setenv("STAGEPORT_MAX_SEGSIZE", "99999999999G", 1); /* 2^30 times this does not fit 64 bits */
+  gasnet_init(&g_argc, &g_argv);
+}
+static void m_env_negative(void) {
+  expect("sub", "STAGEPORT_AM_CREDITS");
+  setenv("STAGEPORT_AM_CREDITS", "-1", 1);
+  gasnet_init(&g_argc, &g_argv);
+  gasnet_attach(table, (int)(sizeof(table) / sizeof(table[0])), GASNET_PAGESIZE, 0);
+}
 static void m_before_init(void) {
   static uint64_t x, y;
   expect("sub", "gasnet_put");
@@ -281,6 +293,44 @@ static void m_attach_fails_on_one(void) {
   fflush(stdout);
   gasnet_exit(rc == GASNET_OK ? 0 : 6);
 }
+/* A handle used after its operation was synchronized: its record serves the
+ * next operation now, which the stale handle must not be taken for. */
+static void m_stale_handle(void) {
+  gasnet_handle_t h = gasnet_put_nb(1, seg[1].addr, buf, 64), h2;
+  gasnet_wait_syncnb(h);
+  h2 = gasnet_put_nb_bulk(1, (char *)seg[1].addr + 64, buf, 1 << 15); /* (reuses h's record) */
+  expect("sub", "gasnet_try_syncnb");
+  expect("sub", "not an operation in flight");
+  while (gasnet_try_syncnb(h) != GASNET_OK) continue;
+  gasnet_wait_syncnb(h2);
+}
+static void m_stale_valget(void) {
+  gasnet_valget_handle_t v = gasnet_get_nb_val(1, seg[1].addr, 8);
+  (void)gasnet_wait_syncnb_valget(v);
+  gasnet_valget_handle_t v2 = gasnet_get_nb_val(1, seg[1].addr, 4);
+  expect("sub", "gasnet_wait_syncnb_valget");
+  expect("sub", "not a value get in flight (synchronized already");
+  (void)gasnet_wait_syncnb_valget(v); /* (must not be taken for v2) */
+  printf("badinput: node %u: the stale value-get handle returned\n", (unsigned)me);
+  fflush(stdout);
+  (void)gasnet_wait_syncnb_valget(v2);
+}
+static void m_null_put_source(void) {
+  expect("sub", "gasnet_put_nbi");
+  expect("sub", "source is NULL");
+  gasnet_put_nbi(1, seg[1].addr, NULL, 8);
+  gasnet_wait_syncnbi_puts();
+}
+static void m_null_get_destination(void) {
+  expect("sub", "gasnet_get");
+  expect("sub", "destination is NULL");
+  gasnet_get(NULL, 1, seg[1].addr, 8);
+}
+static void m_null_medium_source(void) {
+  expect("sub", "AMRequestMedium");
+  expect("sub", "source is NULL");
+  gasnet_AMRequestMedium0(1, H_MEDLONG, NULL, 16);
+}
 static void m_barrier_wait_after_try(void) {
   int rc;
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
@@ -325,6 +375,8 @@ static const mode_t_ modes[] = {
     {"reply_medium_too_big", AFTER_ATTACH, m_reply_medium_too_big, 0, "Medium reply gasnet_AMMaxMedium()+1"},
     {"nargs", AFTER_ATTACH, m_nargs, 0, "stp_AMRequestShortM with 17 arguments"},
     {"before_init", BEFORE_INIT, m_before_init, -1, "gasnet_put before gasnet_init"},
+    {"env_overflow", BEFORE_INIT, m_env_overflow, -1, "STAGEPORT_MAX_SEGSIZE=99999999999G (overflows 64 bits)"},
+    {"env_negative", BEFORE_INIT, m_env_negative, -1, "STAGEPORT_AM_CREDITS=-1"},
     {"bad_stage", BEFORE_INIT, m_bad_stage, -1, "gasnet_init with STAGEPORT_STAGE=no_such_stage"},
     {"before_attach", AFTER_INIT, m_before_attach, 0, "gasnet_put after init, before attach"},
     {"before_attach_am", AFTER_INIT, m_before_attach_am, 0, "AM request before attach"},
@@ -334,6 +386,11 @@ static const mode_t_ modes[] = {
     {"attach_duplicate_index", AFTER_INIT, m_attach_duplicate_index, -1, "two handler table entries with index 200"},
     {"attach_fails_on_one", AFTER_INIT, m_attach_fails_on_one, -1,
      "the last node's gasnet_attach fails (a bad segment size): every node returns the error"},
+    {"stale_handle", AFTER_ATTACH, m_stale_handle, 0, "gasnet_try_syncnb on a handle synchronized already"},
+    {"stale_valget", AFTER_ATTACH, m_stale_valget, 0, "gasnet_wait_syncnb_valget on a handle synchronized already"},
+    {"null_put_source", AFTER_ATTACH, m_null_put_source, 0, "gasnet_put_nbi from a NULL source"},
+    {"null_get_destination", AFTER_ATTACH, m_null_get_destination, 1, "gasnet_get into a NULL destination"},
+    {"null_medium_source", AFTER_ATTACH, m_null_medium_source, 0, "AM Medium request from a NULL source"},
     {"barrier_wait_after_try", AFTER_ATTACH, m_barrier_wait_after_try, 0, "gasnet_barrier_wait after a successful try"},
     {"reply_twice", AFTER_ATTACH, m_reply_twice, 0, "a request handler replies twice"},
     {"request_in_handler", AFTER_ATTACH, m_request_in_handler, 0, "an AM request from inside a handler"},
