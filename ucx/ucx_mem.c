@@ -4,27 +4,137 @@
 #include "stp_ucx.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* ------------------------------------------------------------------ pinning */
+/* mlock does not nest: unlocking a range unlocks every page in it, also the
+ * pages another region still has pinned.  So every pinned page is counted
+ * (a hash table of page -> pins, linear probing), and a page is unlocked
+ * only when its last pin goes.  Regions may be mapped and unmapped from
+ * two threads (ptl's client and progress threads): one lock. */
+static struct {
+  pthread_mutex_t lock;
+  uintptr_t *page;   /* page number + 1 (0: empty) */
+  uint32_t *count;
+  size_t cap, used;  /* cap: a power of two */
+} pins = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, 0};
+
+static size_t pin_slot(uintptr_t pg) { return (size_t)((pg * 0x9e3779b97f4a7c15ull) >> 17) & (pins.cap - 1); }
+
+static int pin_grow(void) {
+  size_t oldcap = pins.cap, cap = oldcap ? 2 * oldcap : 1024;
+  uintptr_t *op = pins.page, *np = calloc(cap, sizeof(*np));
+  uint32_t *oc = pins.count, *nc = calloc(cap, sizeof(*nc));
+  if (!np || !nc) {
+    free(np);
+    free(nc);
+    return -1;
+  }
+  pins.page = np;
+  pins.count = nc;
+  pins.cap = cap;
+  for (size_t i = 0; i < oldcap; i++)
+    if (op[i]) {
+      size_t k = pin_slot(op[i] - 1);
+      while (np[k]) k = (k + 1) & (cap - 1);
+      np[k] = op[i];
+      nc[k] = oc[i];
+    }
+  free(op);
+  free(oc);
+  return 0;
+}
+
+/* The slot of page pg, or of the empty place it would go. */
+static size_t pin_find(uintptr_t pg) {
+  size_t k = pin_slot(pg);
+  while (pins.page[k] && pins.page[k] != pg + 1) k = (k + 1) & (pins.cap - 1);
+  return k;
+}
+
+/* Remove slot k, moving later entries of its probe run back (no tombstones). */
+static void pin_remove(size_t k) {
+  size_t j = k;
+  pins.page[k] = 0;
+  pins.used--;
+  for (;;) {
+    j = (j + 1) & (pins.cap - 1);
+    if (!pins.page[j]) return;
+    size_t h = pin_slot(pins.page[j] - 1);
+    /* move j to the hole k if j's home h is not cyclically in (k, j] */
+    if ((k < j) ? (h <= k || h > j) : (h <= k && h > j)) {
+      pins.page[k] = pins.page[j];
+      pins.count[k] = pins.count[j];
+      pins.page[j] = 0;
+      k = j;
+    }
+  }
+}
+
+/* Count a pin on pages [p0, p1); 0, or -1 out of memory (nothing counted). */
+static int pin_count(uintptr_t p0, uintptr_t p1) {
+  while ((pins.used + (p1 - p0)) * 2 > pins.cap)
+    if (pin_grow()) return -1;
+  for (uintptr_t pg = p0; pg < p1; pg++) {
+    size_t k = pin_find(pg);
+    if (!pins.page[k]) {
+      pins.page[k] = pg + 1;
+      pins.count[k] = 0;
+      pins.used++;
+    }
+    pins.count[k]++;
+  }
+  return 0;
+}
+
 /* Pin the whole pages of [addr, +len); records the range or the refusal. */
 static void pin(stp_ucx_region_t *r, void *addr, size_t len) {
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t a0 = (uintptr_t)addr & ~(page - 1);
   uintptr_t a1 = ((uintptr_t)addr + len + page - 1) & ~(page - 1);
-  if (mlock((void *)a0, a1 - a0) == 0) {
+  pthread_mutex_lock(&pins.lock);
+  if (mlock((void *)a0, a1 - a0) != 0) {
+    r->pin_errno = errno;
+  } else if (pin_count(a0 / page, a1 / page)) {
+    r->pin_errno = ENOMEM; /* (locked, but not counted: undo) */
+    for (uintptr_t pg = a0 / page; pg < a1 / page; pg++)
+      if (!pins.cap || !pins.page[pin_find(pg)]) munlock((void *)(pg * page), page);
+  } else {
     r->pin_addr = (void *)a0;
     r->pin_len = a1 - a0;
-  } else {
-    r->pin_errno = errno;
   }
+  pthread_mutex_unlock(&pins.lock);
 }
 
+/* Unpin a region's pages: unlock the runs of pages no other region pins. */
 static void unpin(stp_ucx_region_t *r) {
-  if (r->pin_addr) munlock(r->pin_addr, r->pin_len);
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), p0, p1, run = 0;
+  int in_run = 0;
+  if (!r->pin_addr) return;
+  p0 = (uintptr_t)r->pin_addr / page;
+  p1 = p0 + r->pin_len / page;
+  pthread_mutex_lock(&pins.lock);
+  for (uintptr_t pg = p0; pg <= p1; pg++) {
+    int last = 0;
+    if (pg < p1) {
+      size_t k = pin_find(pg);
+      if (pins.page[k] && --pins.count[k] == 0) {
+        pin_remove(k);
+        last = 1;
+      }
+    }
+    if (last && !in_run) run = pg, in_run = 1;
+    if (!last && in_run) {
+      munlock((void *)(run * page), (pg - run) * page);
+      in_run = 0;
+    }
+  }
+  pthread_mutex_unlock(&pins.lock);
   r->pin_addr = NULL;
 }
 
