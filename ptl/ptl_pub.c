@@ -189,9 +189,9 @@ ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *da
   ptl_wctl_t w;
   ptl_peer_t *peer;
   ptl_ctlq_t *q, **pq;
-  if (hlen != sizeof(w) || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) return UCS_OK;
-  memcpy(&w, header, sizeof(w));
-  if (w.src >= (uint32_t)ni->size || len != w.rkey_len) return UCS_OK;
+  if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) || !PTL_WIRE_TAKE(w, header, hlen, ni->size) ||
+      len != w.rkey_len)
+    return UCS_OK;
   peer = &ptl_x(ni)->peer[w.src];
   if (w.seq != peer->ctl_in + 1) { /* early: keep it for its turn */
     if ((q = malloc(sizeof(*q) + len))) {
@@ -221,8 +221,9 @@ ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *da
 
 ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                                 const ucp_am_recv_param_t *param) {
-  (void)header, (void)hlen, (void)data, (void)len, (void)param;
-  atomic_fetch_sub(&ptl_x((ptl_ni_t *)arg)->revoke_acks, 1);
+  ptl_wctl_t w;
+  (void)data, (void)len, (void)param;
+  if (PTL_WIRE_TAKE(w, header, hlen, ((ptl_ni_t *)arg)->size)) atomic_fetch_sub(&ptl_x((ptl_ni_t *)arg)->revoke_acks, 1);
   return UCS_OK;
 }
 

@@ -16,6 +16,7 @@
 #include <ucp/api/ucp.h>
 
 #include "ptl_internal.h"
+#include "ptl_wire.h"
 #include "stp_ucx.h"
 
 /* Active message ids (on the main worker). */
@@ -28,43 +29,6 @@ enum {
   PTL_AM_CTL_ACK, /* ptl_wctl_t: a revocation is done */
   PTL_AM_COUNT
 };
-
-typedef struct {
-  uint64_t bits, roffset, hdr;
-  uint64_t ack_md; /* initiator MD for the ACK, or PTL_HANDLE_NONE */
-  uint64_t op;     /* initiator's op (echoed in the ACK: SEND_END goes first) */
-  uint32_t pt, src;
-} ptl_wput_t;
-
-typedef struct {
-  uint64_t bits, roffset, rlength;
-  uint64_t reply_md, loffset;
-  uint32_t pt, src;
-} ptl_wget_t;
-
-typedef struct {
-  uint64_t md, op, bits, rlength, mlength, offset, hdr;
-  uint32_t pt, src;
-  uint32_t fail, pad; /* PTL_NI_OK, or why the Put failed at the target (PTLX_NI_DROPPED) */
-} ptl_wack_t;
-
-typedef struct {
-  uint64_t md, bits, rlength, loffset;
-  uint32_t pt, src; /* payload = the data (mlength bytes) */
-  uint32_t fail, pad; /* PTL_NI_OK, or why the Get failed at the target (no payload then) */
-} ptl_wreply_t;
-
-enum { PTL_CTL_PUBLISH = 1, PTL_CTL_REVOKE = 2 };
-typedef struct {
-  uint64_t seq; /* per (sender, receiver) stream, from 1 */
-  uint64_t id;  /* the ME handle published / revoked */
-  uint32_t kind, src;
-  /* PUBLISH only */
-  uint64_t bits, mask, base, length;
-  ptl_process_id_t match_id;
-  uint32_t pt, options;
-  uint32_t rkey_len; /* rkey bytes follow as the payload */
-} ptl_wctl_t;
 
 /* What an op is for. */
 enum { OPK_OTHER, OPK_PUT, OPK_GET, OPK_RECV_PUT, OPK_RECV_REPLY, OPK_REPLY };

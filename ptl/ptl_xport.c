@@ -62,13 +62,6 @@ int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, 
 }
 
 /* ---------------------------------------------------------------- receiving data */
-/* A handler's fixed header: copied out (it may be unaligned); 0 if malformed. */
-static int header_of(void *w, size_t want, const void *header, size_t hlen) {
-  if (hlen != want) return 0;
-  memcpy(w, header, want);
-  return 1;
-}
-
 /* A message whose header is malformed or names no process of the job:
  * nobody can be answered; counted as stale, dropped. */
 static ucs_status_t malformed(ptl_ni_t *ni) {
@@ -170,7 +163,7 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
   ptl_wput_t w;
   ptl_hit_t hit;
   ptl_op_t *op;
-  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)ni->size) return malformed(ni);
+  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size)) return malformed(ni);
   ptl_req_t r = {PTL_OP_PUT, {w.src, 0}, w.pt, w.bits, len, w.roffset, w.hdr};
   ptl_lock(ni);
   if (!ptl_match(ni, &r, &hit, PTL_SIDE_RX)) { /* dropped (and counted): say so if an ACK is awaited */
@@ -237,7 +230,7 @@ static ucs_status_t am_get(void *arg, const void *header, size_t hlen, void *dat
   ptl_hit_t hit;
   ptl_op_t *op;
   (void)data, (void)len, (void)param;
-  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)ni->size) return malformed(ni);
+  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size)) return malformed(ni);
   ptl_req_t r = {PTL_OP_GET, {w.src, 0}, w.pt, w.bits, w.rlength, w.roffset, 0};
   ptl_lock(ni);
   if (!ptl_match(ni, &r, &hit, PTL_SIDE_RX)) { /* dropped (and counted): the initiator learns it */
@@ -261,7 +254,7 @@ static ucs_status_t am_ack(void *arg, const void *header, size_t hlen, void *dat
                            const ucp_am_recv_param_t *param) {
   ptl_wack_t w;
   (void)data, (void)len, (void)param;
-  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)((ptl_ni_t *)arg)->size) return malformed(arg);
+  if (!PTL_WIRE_TAKE(w, header, hlen, ((ptl_ni_t *)arg)->size) || !ptl_wire_fail_ok(w.fail)) return malformed(arg);
   ptl_ack_arrived(arg, &w);
   return UCS_OK;
 }
@@ -272,7 +265,7 @@ static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *d
   ptl_wreply_t w;
   ptl_mdo_t *md;
   ptl_op_t *op;
-  if (!header_of(&w, sizeof(w), header, hlen) || w.src >= (uint32_t)ni->size) return malformed(ni);
+  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size) || !ptl_wire_fail_ok(w.fail)) return malformed(ni);
   if (w.fail != PTL_NI_OK) len = 0; /* the Get failed at the target: no data */
   ptl_lock(ni);
   md = ptl_pool_get(&ni->mds, w.md);

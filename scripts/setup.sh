@@ -3,9 +3,12 @@
 # missing).  Run as root, or as a user with sudo.
 set -euo pipefail
 
+# (clang and libclang-rt-14-dev: the fuzz targets; valgrind: memcheck runs;
+# iproute2: the emulated hosts of make check-faults)
 pkgs=(build-essential autoconf automake libtool pkg-config
       libopenmpi-dev openmpi-bin libucx-dev ucx-utils libpapi-dev
-      python3 bc procps util-linux)
+      python3 bc procps util-linux
+      clang libclang-rt-14-dev valgrind iproute2)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -31,6 +31,13 @@
 #               inject: failures injected into MPI and UCX calls (FAULTLIB,
 #               LD_PRELOADed: tests/faultlib.c) must end the job with an error
 #               naming what failed, never a silent success or a hang;
+#               soak: tests/soak, SOAK_SECONDS (60) of AM + Put/Get flood at
+#               2 processes, resident memory sampled: no growth after warm-up;
+#               fuzz (once): the libFuzzer targets (tests/fuzz/, ptl/tests/
+#               fuzz_ptl_wire.c) of every decoder of bytes from the wire,
+#               FUZZ_SECONDS (60) each, built with clang (FUZZ_CC);
+#               valgrind: memcheck over one conformance run at 2 processes: no
+#               invalid read or write, no definite leak, in the library's code;
 #               nochecks (once): a --disable-checks --enable-sanitizers build
 #               (NOCHECKS_DIR) where bad calls that would corrupt memory
 #               (payloads over the maximum, 17 arguments, library handler
@@ -41,7 +48,10 @@
 #   PTL_RUNNER  ptl's runner script (its PASS/FAIL lines are counted here),
 #   PTL_BUILDDIR  and ptl's build directory
 #   NPS         process counts for conformance (default: 2 3 4)
-#   EXIT_NPS    process counts for exittest (default: NPS)
+#   EXIT_NPS    process counts for exittest (default: 2; make check-faults: 2 3 4)
+#   EXIT_TABLE  1: print the table of every exittest job at the end (fault,
+#               stage, np, exit status, time from the exit call to the end
+#               of the job, the message naming the node)
 #   CONF_ARGS   conformance subtests to run (default: all)
 #   MODES       badinput/exittest modes to run (default: all)
 #   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT   seconds per job (90, 20, 20)
@@ -61,10 +71,14 @@ TESTS=${TESTS:-tree unit ptl conformance badinput exittest}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
+SOAK_SECONDS=${SOAK_SECONDS:-60}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_CC=${FUZZ_CC:-clang}
 UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits}
 PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
-EXIT_NPS=${EXIT_NPS:-$NPS}
+EXIT_NPS=${EXIT_NPS:-2}
+EXIT_TABLE=${EXIT_TABLE:-0}
 CONF_ARGS=${CONF_ARGS:-}
 MODES=${MODES:-}
 CONF_TIMEOUT=${CONF_TIMEOUT:-90}
@@ -104,6 +118,8 @@ launcher_flags+=(${MPIRUN_FLAGS:-})
 
 npass=0
 nfail=0
+mkdir -p "$LOGDIR"
+rm -f "$LOGDIR/exit-table.md"
 declare -A np_time=()
 suite_t0=$(date +%s.%N)
 
@@ -369,6 +385,100 @@ run_nochecks_all() {
   unset ASAN_OPTIONS UBSAN_OPTIONS
 }
 
+# ---------------------------------------------------------------- soak
+run_soak() {
+  local np=2 name="soak" log="$LOGDIR/$logtag/np2-soak.log"
+  run_job $((SOAK_SECONDS + 60)) "$log" "$np" "$BINDIR/soak" --seconds "$SOAK_SECONDS"
+  skipped "$np" "$log" "$name" && return
+  if timed_out; then
+    fail "$name" "$np" "timeout: the flood hung" "$log"
+  elif [ "$RC" != 0 ] || ! grep -q '^ok soak' "$log"; then
+    fail "$name" "$np" "exit status $RC" "$log" '^soak|^FAIL'
+  else
+    pass "$name ($(grep -o '[-+][0-9]* KiB after .*' "$log" | tr '\n' ';' | sed 's/;$//'))" "$np"
+  fi
+}
+
+# ---------------------------------------------------------------- valgrind
+# memcheck on every rank of one conformance run; an error counts when a
+# frame of its stack is in the library's own code (Open MPI and UCX have
+# reports of their own); definite leaks likewise.
+run_valgrind() {
+  local np=2 name="valgrind" log="$LOGDIR/$logtag/np2-valgrind.log" vlog="$LOGDIR/$logtag/valgrind.%q{OMPI_COMM_WORLD_RANK}.txt"
+  local ours
+  # the library's own source files: a report is ours when its first frame
+  # below the allocator / libc memory functions is in one of them
+  ours=$(find "$TOP_SRCDIR"/{api,common,core-mpi,ext-ref,ext-ucx,ext-portals,ptl,ucx,boot,credits} -maxdepth 1 \
+    -name '*.[ch]' -printf '%f\n' 2>/dev/null | sed 's/\./\\./g' | paste -sd'|')
+  rm -f "$LOGDIR/$logtag"/valgrind.*.txt
+  # (fewer outstanding operations and flood messages: valgrind is ~50x slower)
+  run_job $((CONF_TIMEOUT * 8)) "$log" "$np" -x CONF_WATCHDOG=600 -x CONF_MANY=3000 -x CONF_FLOOD=300 \
+    -x CONF_FLOOD_BIG=10 valgrind --quiet --leak-check=full --show-leak-kinds=definite --num-callers=30 \
+    --log-file="$vlog" "$BINDIR/conformance"
+  skipped "$np" "$log" "$name" && return
+  local bad
+  bad=$(cat "$LOGDIR/$logtag"/valgrind.*.txt 2>/dev/null | awk -v ours="\\((${ours}):[0-9]+\\)" '
+    function judge() {
+      if (kind && first ~ ours) n++
+      kind = 0; first = ""
+    }
+    /^==[0-9]+== [^ ]/ {
+      judge()
+      if ($0 ~ /Invalid (read|write|free)|uninitialised|definitely lost|Mismatched free|overlap/) kind = 1
+      next
+    }
+    kind && first == "" && /^==[0-9]+== +(at|by) / {
+      if ($0 !~ /(malloc|calloc|realloc|strdup|free|memcpy|memmove|memset|memalign|posix_memalign|operator new|__GI_|__memcpy|__memmove|__memset)[ (]/) first = $0
+    }
+    END { judge(); print n + 0 }')
+  if timed_out; then
+    fail "$name" "$np" "timeout under valgrind" "$log"
+  elif [ "$RC" != 0 ]; then
+    fail "$name" "$np" "exit status $RC under valgrind" "$log"
+  elif [ "$bad" != 0 ]; then
+    fail "$name" "$np" "$bad valgrind reports in the library's code (see $LOGDIR/$logtag/valgrind.*.txt)" "$log"
+  else
+    pass "$name (no invalid access, no definite leak in the library's code)" "$np"
+  fi
+}
+
+# ---------------------------------------------------------------- fuzz
+run_fuzz_all() {
+  local dir="$LOGDIR/fuzz" t name src rc runs
+  mkdir -p "$dir"
+  for t in "fuzz_mpi_wire:tests/fuzz/fuzz_mpi_wire.c:-I$TOP_SRCDIR/core-mpi" \
+           "fuzz_portals_bits:tests/fuzz/fuzz_portals_bits.c:-I$TOP_SRCDIR/ext-portals" \
+           "fuzz_ptl_wire:ptl/tests/fuzz_ptl_wire.c ptl/ptl_obj.c ptl/ptl_eq.c ptl/ptl_match.c ptl/ptl_me.c ptl/ptl_md.c:-D_GNU_SOURCE -I$TOP_SRCDIR/ptl -I$TOP_SRCDIR/boot -lpthread"; do
+    name=${t%%:*}
+    src=${t#*:}
+    local flags=${src#*:}
+    src=${src%%:*}
+    local srcs=()
+    for f in $src; do srcs+=("$TOP_SRCDIR/$f"); done
+    # shellcheck disable=SC2086
+    if ! "$FUZZ_CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined "${srcs[@]}" \
+        $flags -o "$dir/$name" >"$dir/$name.build.log" 2>&1; then
+      echo "FAIL fuzz $name (build failed: $dir/$name.build.log)"
+      tail -n 10 "$dir/$name.build.log" | sed 's/^/    | /'
+      nfail=$((nfail + 1))
+      continue
+    fi
+    mkdir -p "$dir/$name.corpus"
+    timeout -k 5 $((FUZZ_SECONDS + 60)) "$dir/$name" -max_total_time="$FUZZ_SECONDS" -seed=20261122 -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 "$dir/$name.corpus" >"$dir/$name.log" 2>&1
+    rc=$?
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/$name.log" | grep -o '[0-9]*$')
+    if [ "$rc" = 0 ] && [ -n "$runs" ] && ! grep -q 'ERROR: \|runtime error' "$dir/$name.log"; then
+      echo "PASS fuzz $name ($runs inputs in ${FUZZ_SECONDS}s, no crash, no sanitizer report)"
+      npass=$((npass + 1))
+    else
+      echo "FAIL fuzz $name (exit status $rc; crash inputs in $dir)"
+      grep -A 15 'ERROR\|runtime error' "$dir/$name.log" | head -n 30 | sed 's/^/    | /'
+      nfail=$((nfail + 1))
+    fi
+  done
+}
+
 # ---------------------------------------------------------------- exittest
 run_exittest() { # mode np
   local mode=$1 np=$2 name="exittest:$1" log="$LOGDIR/$logtag/np$2-exittest-$1.log"
@@ -409,6 +519,12 @@ run_exittest() { # mode np
     late=$(awk -v a="$at" -v b="$T_END" -v m="$bound" 'BEGIN { d = b - a; if (d > m) printf "%.1f", d }')
   fi
   foreign=$(grep -v '^exittest:' "$log" | grep -c .)
+  # a row of the exit table: mode | stage | np | status | seconds from the
+  # exit call to the end of the job | the first line naming the ending node
+  local took="" msg=""
+  [ -n "$at" ] && took=$(awk -v a="$at" -v b="$T_END" 'BEGIN { printf "%.1f", b - a }')
+  [ -n "$ender" ] && msg=$(grep -Em1 "stageport: node $ender:|rank $ender[^0-9]" "$log" | cut -c1-150)
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$mode" "$tag" "$np" "$RC" "${took:--}" "${msg:--}" >>"$LOGDIR/exit-table.md"
   if timed_out; then
     fail "$name" "$np" "timeout after ${EXIT_TIMEOUT}s: the job did not end" "$log"
   elif [ "$want" = nonzero ] && [ "$RC" = 0 ]; then
@@ -437,7 +553,7 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
   exit 1
 fi
 for t in $TESTS; do
-  case $t in tree | unit | ptl | inject | nochecks) continue ;; esac
+  case $t in tree | unit | ptl | inject | nochecks | fuzz | valgrind) continue ;; esac
   if [ ! -x "$BINDIR/$t" ]; then
     echo "FAIL: $BINDIR/$t not built"
     echo "0 passed, 1 failed"
@@ -477,6 +593,9 @@ if [[ " $TESTS " == *" unit "* ]]; then
 fi
 if [[ " $TESTS " == *" nochecks "* ]]; then
   run_nochecks_all
+fi
+if [[ " $TESTS " == *" fuzz "* ]]; then
+  run_fuzz_all
 fi
 if [[ " $TESTS " == *" ptl "* ]] && [[ " $STAGES " == *" hybrid "* ]] && [ -n "$PTL_RUNNER" ]; then
   mkdir -p "$LOGDIR/ptl"
@@ -534,7 +653,9 @@ for stage in $STAGES; do
         done
         ;;
       inject) run_injects ;;
-      tree | unit | ptl | nochecks) ;; # once per suite, above
+      soak) run_soak ;;
+      valgrind) run_valgrind ;;
+      tree | unit | ptl | nochecks | fuzz) ;; # once per suite, above
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
         nfail=$((nfail + 1))
@@ -545,6 +666,10 @@ for stage in $STAGES; do
  done < <(variants_of "$stage")
 done
 
+if [ "$EXIT_TABLE" = 1 ] && [ -f "$LOGDIR/exit-table.md" ]; then
+  echo "# exit table: how each job ended (fault | stage | np | exit status | s from the exit call | message)"
+  sed 's/^/# /' "$LOGDIR/exit-table.md"
+fi
 times=""
 for np in $(printf '%s\n' "${!np_time[@]}" | sort -n); do times="$times np=$np ${np_time[$np]}s,"; done
 echo "# time by process count:${times%,}; total $(fsub "$suite_t0" "$(date +%s.%N)")s (stages: $STAGES)"
