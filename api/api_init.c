@@ -325,9 +325,11 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   /* network, then the segment it reaches best (or ordinary memory) */
   if (segsize > stp.max_local_seg) segsize = stp.max_local_seg;
   if (stp.net) {
-    stp_net_args_t args = {&stp.boot, stp_stage->oos};
+    stp_net_args_t args = {&stp.boot, stp_stage->oos, 0};
     rc = stp.net->open(&args);
     if ((rc = agree(rc, "opening the network")) != GASNET_OK) return rc;
+    stp.net_threads = args.threads;
+    gasnet_set_waitmode(stp.waitmode); /* (its threads count now) */
   }
   rc = agree(attach_segment(segsize, &mine), "its segment");
   if (rc != GASNET_OK) return rc;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #if STP_CHECKS
 void stp_check_attached_fail(const char *fn) {
@@ -39,8 +40,15 @@ void stp_blockuntil_step(unsigned *spins) {
 int gasnet_set_waitmode(int wait_mode) {
   if (wait_mode != GASNET_WAIT_SPIN && wait_mode != GASNET_WAIT_BLOCK && wait_mode != GASNET_WAIT_SPINBLOCK)
     return GASNET_ERR_BAD_ARG;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   stp.waitmode = wait_mode;
   stp.yield_always = stp.oversubscribed || wait_mode == GASNET_WAIT_BLOCK;
+  /* a network's progress threads (ptl's offload mode) need the CPU too: a
+   * waiter that spins for ever would keep them off it, and with them the
+   * progress a remote operation over a real network is waiting for */
+  stp.yield_later = wait_mode == GASNET_WAIT_SPINBLOCK ||
+                    (ncpu > 0 && (long)stp.local_procs * (1 + stp.net_threads) > ncpu);
+  stp.wait_slow = stp.yield_always || stp.yield_later;
   return GASNET_OK;
 }
 

@@ -50,12 +50,14 @@ extern const char *const stp_oos_name[STP_OOS_COUNT];
 
 typedef struct stp_net_args {
   const stp_boot_t *boot;
-  int oos; /* STP_OOS_*: the stage's policy (a network refuses one it lacks) */
+  int oos;     /* STP_OOS_*: the stage's policy (a network refuses one it lacks) */
+  int threads; /* out: progress threads the network runs per process (the
+                * API layer counts them when it decides how waits yield) */
 } stp_net_args_t;
 
 typedef struct stp_net_ops {
   const char *name;
-  int (*open)(const stp_net_args_t *args);
+  int (*open)(stp_net_args_t *args);
   int (*segment)(uintptr_t size, void **base);
   void (*close)(void);
   int (*poll)(void);

@@ -121,7 +121,10 @@ struct stp_globals {
 
   /* waiting */
   int waitmode;
-  int yield_always;
+  int yield_always; /* every wait step gives up the CPU (BLOCK, or more processes than cores) */
+  int yield_later;  /* after STP_SPINBLOCK_SPINS steps (SPINBLOCK, or the network's threads outnumber cores) */
+  int wait_slow;    /* either: the one flag the wait step's fast path reads */
+  int net_threads;  /* progress threads the network runs per process */
 
   /* progress above the backends, set by the API layer */
   void (*hook_exit)(void);    /* every 64 polls, and while exit_pending */
@@ -154,7 +157,7 @@ static inline int stp_poll(void) {
 void stp_wait_step_slow(unsigned *spins);
 static inline void stp_wait_step(unsigned *spins) {
   stp_poll();
-  if (STP_UNLIKELY(stp.yield_always || stp.waitmode == GASNET_WAIT_SPINBLOCK)) stp_wait_step_slow(spins);
+  if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(spins);
 }
 
 static inline int stp_op_test(stp_op_t *op, int which) {

@@ -13,7 +13,7 @@ stp_pc_t stp_pc;
 /* ------------------------------------------------------------------ */
 /* setup and teardown                                                  */
 /* ------------------------------------------------------------------ */
-static int pc_open(const stp_net_args_t *a) {
+static int pc_open(stp_net_args_t *a) {
   const char *m = getenv("STAGEPORT_PTL_MODE");
   uint64_t cap = stp_env_u64("STAGEPORT_PTL_SAFE_EQ", 8192);
   uint64_t nslots = stp_env_u64("STAGEPORT_PTL_SLOTS", (uint64_t)STP_PBITS_MAX_SLOT + 1);
@@ -33,6 +33,7 @@ static int pc_open(const stp_net_args_t *a) {
   stp_pc_check(PtlInit(&maxif), "PtlInit");
   stp_pc_check(PtlNIInit(iface, PTL_PID_ANY, NULL, NULL, &stp_pc.ni), "PtlNIInit");
   stp_pc.open = 1;
+  a->threads = iface == PTLX_IFACE_OFFLOAD; /* the NIC's stand-in */
   stp_pc_check(PtlEQAlloc(stp_pc.ni, cap, PTL_EQ_HANDLER_NONE, &stp_pc.safe_eq), "allocating SAFE_EQ");
   stp_pc.tokens = (long)cap;
 

@@ -13,7 +13,7 @@
 
 stp_uc_t stp_uc;
 
-static int uc_open(const stp_net_args_t *a) {
+static int uc_open(stp_net_args_t *a) {
   if (a->oos != STP_OOS_UCX) stp_fatal("gasnet_attach: the UCX network supports only UCX's own out-of-segment policy");
   if (stp_ucx_open(&stp_uc.u, a->boot, UCP_FEATURE_RMA, 0, "ext-ucx") != UCS_OK)
     stp_fatal("gasnet_attach: the ucx stage could not open UCX (see the message above)");

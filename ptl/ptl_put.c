@@ -150,6 +150,19 @@ sc_events(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t 
  * on it (then it covers exactly this Put, and it is UCX's cheaper flush:
  * the interfaces, not the endpoint's lanes); else the endpoint's, so that
  * a send to a peer that is not progressing never holds up this Put. */
+/* While a shortcut operation waits, the main worker is served too: over a
+ * network without true RDMA (TCP), a peer's RMA to this process is an
+ * active message that the main worker answers, and the peer may be waiting
+ * on it just as this process waits on the peer -- with the progress
+ * threads off the CPU, nobody would answer for a whole time slice.  And
+ * the CPU is given up now and then: the peer (or this process's progress
+ * thread) may need it to answer at all. */
+static void sc_lend_hand(void *x) {
+  static unsigned rounds;
+  ptl_main_progress(x);
+  if (++rounds % 64 == 0) sched_yield();
+}
+
 static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uint32_t target,
                                                         ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
                                                         const ptl_pubent_t *e, ptl_size_t roff) {
@@ -161,10 +174,10 @@ static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uin
   p.memh = md->reg.memh;
   req = put ? ucp_put_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
             : ucp_get_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
-  if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait(x->txw, req) != UCS_OK) return 0;
+  if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait_also(x->txw, req, sc_lend_hand, x) != UCS_OK) return 0;
   if (put) {
     req = PTL_LIKELY(!x->tx_inflight) ? ucp_worker_flush_nbx(x->txw, &no_param) : ucp_ep_flush_nbx(ep, &no_param);
-    if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait(x->txw, req) != UCS_OK) return 0;
+    if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait_also(x->txw, req, sc_lend_hand, x) != UCS_OK) return 0;
   }
   return 1;
 }

@@ -116,6 +116,9 @@ void stp_ucx_remote_release(stp_ucx_t *u, stp_ucx_remote_t *remote);
  * complete, free it, and return its final status (NULL: UCS_OK; an error
  * pointer: its status).  Reports nothing: the caller knows what failed. */
 ucs_status_t stp_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req);
+/* The same, calling also(arg) on every round too: a user whose peers need
+ * its other progress meanwhile (a worker that serves their operations). */
+ucs_status_t stp_ucx_wait_also(ucp_worker_h worker, ucs_status_ptr_t req, void (*also)(void *), void *arg);
 
 /* The one translation of a UCX failure into a message. */
 void stp_ucx_report(const stp_ucx_t *u, ucs_status_t st, const char *fmt, ...)

@@ -5,6 +5,7 @@
 #include "stp_ucx.h"
 
 #include <stdarg.h>
+#include <ucs/debug/log_def.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +23,18 @@ void stp_ucx_report(const stp_ucx_t *u, ucs_status_t st, const char *fmt, ...) {
   fflush(stderr);
 }
 
-ucs_status_t stp_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req) {
+ucs_status_t stp_ucx_wait_also(ucp_worker_h worker, ucs_status_ptr_t req, void (*also)(void *), void *arg) {
   ucs_status_t st;
   if (!UCS_PTR_IS_PTR(req)) return UCS_PTR_STATUS(req); /* done at once (UCS_OK), or failed */
-  while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) ucp_worker_progress(worker);
+  while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
+    ucp_worker_progress(worker);
+    if (also) also(arg);
+  }
   ucp_request_free(req);
   return st;
 }
+
+ucs_status_t stp_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req) { return stp_ucx_wait_also(worker, req, NULL, NULL); }
 
 static ucs_status_t worker_create(stp_ucx_t *u, int thread_multi, ucp_worker_h *w) {
   ucp_worker_params_t wparams;
@@ -56,6 +62,15 @@ static ucs_status_t connect_all(stp_ucx_t *u, ucp_worker_h worker, ucp_ep_h *ep)
     }
   }
   return UCS_OK;
+}
+
+/* At teardown, peers leave at their own pace: UCX's complaints about
+ * endpoints whose peer is already gone ("Endpoint timeout" during a flush)
+ * say nothing then, and would mix into the job's output. */
+static ucs_log_func_rc_t teardown_quiet(const char *file, unsigned line, const char *function, ucs_log_level_t level,
+                                        const ucs_log_component_config_t *comp, const char *message, va_list ap) {
+  (void)file, (void)line, (void)function, (void)comp, (void)message, (void)ap;
+  return level == UCS_LOG_LEVEL_FATAL ? UCS_LOG_FUNC_RC_CONTINUE : UCS_LOG_FUNC_RC_STOP;
 }
 
 /* Close and free an endpoint table.  Each endpoint is closed in UCX's
@@ -176,7 +191,11 @@ fail:
   return st;
 }
 
-void stp_ucx_close_endpoints(stp_ucx_t *u) { close_all(u, u->worker, &u->ep); }
+void stp_ucx_close_endpoints(stp_ucx_t *u) {
+  ucs_log_push_handler(teardown_quiet);
+  close_all(u, u->worker, &u->ep);
+  ucs_log_pop_handler();
+}
 
 void stp_ucx_flush(stp_ucx_t *u) {
   ucp_request_param_t p;
@@ -185,6 +204,7 @@ void stp_ucx_flush(stp_ucx_t *u) {
   memset(&p, 0, sizeof(p));
   req = ucp_worker_flush_nbx(u->worker, &p);
   if (!UCS_PTR_IS_PTR(req)) return;
+  ucs_log_push_handler(teardown_quiet);
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (;;) {
     ucp_worker_progress(u->worker);
@@ -193,9 +213,11 @@ void stp_ucx_flush(stp_ucx_t *u) {
     if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 1.0) break; /* a peer is gone */
   }
   ucp_request_free(req);
+  ucs_log_pop_handler();
 }
 
 void stp_ucx_close(stp_ucx_t *u) {
+  ucs_log_push_handler(teardown_quiet);
   close_all(u, u->worker, &u->ep);
   if (u->worker) ucp_worker_destroy(u->worker);
   if (u->context) ucp_cleanup(u->context);
@@ -203,6 +225,7 @@ void stp_ucx_close(stp_ucx_t *u) {
   u->context = NULL;
   free(u->addrs);
   u->addrs = NULL;
+  ucs_log_pop_handler();
 }
 
 ucs_status_t stp_ucx_worker_open(stp_ucx_t *u, stp_ucx_worker_t *w, int thread_multi) {
@@ -222,7 +245,9 @@ ucs_status_t stp_ucx_worker_open(stp_ucx_t *u, stp_ucx_worker_t *w, int thread_m
 }
 
 void stp_ucx_worker_close(stp_ucx_t *u, stp_ucx_worker_t *w) {
+  ucs_log_push_handler(teardown_quiet);
   close_all(u, w->worker, &w->ep);
   if (w->worker) ucp_worker_destroy(w->worker);
   w->worker = NULL;
+  ucs_log_pop_handler();
 }
