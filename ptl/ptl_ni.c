@@ -28,24 +28,25 @@ static struct {
   stp_boot_t boot;
 } lib;
 
-void ptl_warn(const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "ptl (rank %d): ", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1);
-  va_start(ap, fmt);
+static void vsay(const char *what, const char *fmt, va_list ap) {
+  fprintf(stderr, "ptl (rank %d): %s", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1, what);
   vfprintf(stderr, fmt, ap);
-  va_end(ap);
   fputc('\n', stderr);
   fflush(stderr);
 }
 
+void ptl_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsay("", fmt, ap);
+  va_end(ap);
+}
+
 void ptl_die(const char *fmt, ...) {
   va_list ap;
-  fprintf(stderr, "ptl (rank %d): fatal: ", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsay("fatal: ", fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
-  fflush(stderr);
   if (lib.have_boot && lib.boot.abort) lib.boot.abort(lib.boot.ctx, 1);
   abort();
 }

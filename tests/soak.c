@@ -56,6 +56,16 @@ static double rss(void) {
   return (double)res * (double)sysconf(_SC_PAGESIZE) / 1024.0;
 }
 
+/* a payload made by filling with seed + i: count it wrong if it is not */
+static void check(const void *buf, size_t n, unsigned seed) {
+  const unsigned char *p = buf;
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != (unsigned char)(seed + i)) {
+      bad++;
+      return;
+    }
+}
+
 static void h_short(gasnet_token_t t, gasnet_handlerarg_t a) { gasnet_AMReplyShort1(t, H_SHORT_REP, a + 1); }
 static void h_short_rep(gasnet_token_t t, gasnet_handlerarg_t a) {
   (void)t;
@@ -63,32 +73,17 @@ static void h_short_rep(gasnet_token_t t, gasnet_handlerarg_t a) {
   replies++;
 }
 static void h_med(gasnet_token_t t, void *buf, size_t n, gasnet_handlerarg_t seed) {
-  const unsigned char *p = buf;
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != (unsigned char)(seed + i)) {
-      bad++;
-      break;
-    }
+  check(buf, n, (unsigned)seed);
   gasnet_AMReplyMedium1(t, H_MED_REP, buf, n / 2, seed);
 }
 static void h_med_rep(gasnet_token_t t, void *buf, size_t n, gasnet_handlerarg_t seed) {
-  const unsigned char *p = buf;
   (void)t;
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != (unsigned char)(seed + i)) {
-      bad++;
-      break;
-    }
+  check(buf, n, (unsigned)seed);
   replies++;
 }
 static void h_long(gasnet_token_t t, void *buf, size_t n, gasnet_handlerarg_t seed) {
-  const unsigned char *p = buf;
   (void)t;
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != (unsigned char)(seed + i)) {
-      bad++;
-      break;
-    }
+  check(buf, n, (unsigned)seed);
 }
 /* node i's slope (milli-KiB/min), last RSS and growth after warm-up (KiB) */
 static void h_stats(gasnet_token_t t, gasnet_handlerarg_t node, gasnet_handlerarg_t slope_m, gasnet_handlerarg_t last,
