@@ -20,6 +20,12 @@
  *                             reports (not UCS_INPROGRESS) becomes
  *                             UCS_ERR_IO_ERROR: a UCX operation that failed
  *                             after it was started
+ *   FAULT_MPI_ISEND_CORRUPT_AT=N  of the MPI_Isends of 64 bytes or more, the
+ *                             Nth sends a copy whose last byte is flipped
+ *                             (silent corruption on the wire: a checking
+ *                             test must notice)
+ *   FAULT_UCP_PUT_CORRUPT_AT=N    the same for ucp_put_nbx
+ * (the corrupted copies are never freed: the operation may still read them)
  * Each injection prints "faultlib: rank R: injected ..." on stderr.
  */
 #define _GNU_SOURCE 1
@@ -27,6 +33,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <ucp/api/ucp.h>
 
 static long env_n(const char *name) {
@@ -43,6 +50,17 @@ static int my_rank(void) {
 static int here(void) {
   const char *s = getenv("FAULT_RANK");
   return !s || !*s || atoi(s) == my_rank();
+}
+
+/* a copy of buf with its last byte flipped, for the *_CORRUPT_AT faults */
+static void *corrupted(const void *buf, size_t n, const char *what, long nth) {
+  unsigned char *c = malloc(n);
+  if (!c) return NULL;
+  memcpy(c, buf, n);
+  c[n - 1] ^= 0x5a;
+  fprintf(stderr, "faultlib: rank %d: injected a flipped last byte into %s #%ld (%zu bytes)\n", my_rank(), what, nth, n);
+  fflush(stderr);
+  return c;
 }
 
 static void *next(const char *sym) {
@@ -75,8 +93,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req) {
-  static long calls, at = -1;
+  static long calls, at = -1, big, bad_at = -1;
+  int tsize = 0;
   if (at < 0) at = here() ? env_n("FAULT_MPI_ISEND_AT") : 0;
+  if (bad_at < 0) bad_at = here() ? env_n("FAULT_MPI_ISEND_CORRUPT_AT") : 0;
+  if (bad_at && count > 0 && PMPI_Type_size(type, &tsize) == MPI_SUCCESS && (size_t)count * tsize >= 64 &&
+      ++big == bad_at) {
+    void *c = corrupted(buf, (size_t)count * tsize, "MPI_Isend", big);
+    if (c) return PMPI_Isend(c, count, type, dest, tag, comm, req);
+  }
   if (at && ++calls == at) {
     fprintf(stderr, "faultlib: rank %d: injected MPI_ERR_OTHER into MPI_Isend #%ld (to rank %d, %d bytes)\n",
             my_rank(), calls, dest, count);
@@ -92,11 +117,16 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 ucs_status_ptr_t ucp_put_nbx(ucp_ep_h ep, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey,
                              const ucp_request_param_t *param) {
   static ucs_status_ptr_t (*real)(ucp_ep_h, const void *, size_t, uint64_t, ucp_rkey_h, const ucp_request_param_t *);
-  static long calls, at = -1;
+  static long calls, at = -1, big, bad_at = -1;
   if (!real)
     real = (ucs_status_ptr_t(*)(ucp_ep_h, const void *, size_t, uint64_t, ucp_rkey_h,
                                 const ucp_request_param_t *))next("ucp_put_nbx");
   if (at < 0) at = here() ? env_n("FAULT_UCP_PUT_AT") : 0;
+  if (bad_at < 0) bad_at = here() ? env_n("FAULT_UCP_PUT_CORRUPT_AT") : 0;
+  if (bad_at && count >= 64 && ++big == bad_at) {
+    void *c = corrupted(buffer, count, "ucp_put_nbx", big);
+    if (c) return real(ep, c, count, remote_addr, rkey, param);
+  }
   if (at && ++calls == at) {
     fprintf(stderr, "faultlib: rank %d: injected UCS_ERR_IO_ERROR into ucp_put_nbx #%ld (%zu bytes)\n", my_rank(),
             calls, count);

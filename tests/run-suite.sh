@@ -18,14 +18,20 @@
 #               ucx stage once with UCX's default transports and once with
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
-#   TESTS       any of: tree unit ptl conformance badinput exittest (default: all).
+#   TESTS       any of: tree unit ptl conformance badinput exittest stress
+#               (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
 #               TOP_SRCDIR and the libraries in TOP_BUILDDIR), the README's
 #               environment table agrees with the code (scripts/check-env.sh);
 #               unit: the pure-module unit tests (UNIT_TESTS, no MPI), once;
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
-#               when a stage built on ptl is in STAGES
+#               when a stage built on ptl is in STAGES;
+#               stress: tests/stress (every Put/Get flavour, sync family and
+#               AM category at random, every result checked) at STRESS_NPS
+#               processes (2 4; make check-faults: 2 3 4 8), STRESS_OPS
+#               operations per node (5000; check-faults 20000), seed
+#               STRESS_SEED (12345), STRESS_TIMEOUT (180) seconds per job
 #               The fault kinds (make check-faults runs them; not in the
 #               default list):
 #               inject: failures injected into MPI and UCX calls (FAULTLIB,
@@ -67,11 +73,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance badinput exittest}
+TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
 SOAK_SECONDS=${SOAK_SECONDS:-60}
+STRESS_NPS=${STRESS_NPS:-2 4}
+STRESS_OPS=${STRESS_OPS:-5000}
+STRESS_SEED=${STRESS_SEED:-12345}
+STRESS_TIMEOUT=${STRESS_TIMEOUT:-180}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_CC=${FUZZ_CC:-clang}
 UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits}
@@ -304,11 +314,18 @@ run_injects() {
   # of the library's that fails mid-run
   run_inject mpi_isend_errors_return 2 "stageport: rank 1: .*MPI.*fail|MPI_Isend failed" \
     FAULT_MPI_ERRORS_RETURN=1 FAULT_MPI_ISEND_AT=3000 FAULT_RANK=1 -- "$BINDIR/conformance"
+  # silent corruption on the wire (a byte flipped in a message or a put's
+  # data): no library can notice that, but the stress test must -- the
+  # proof that its checks check
+  run_inject stress_sees_corrupt_message 3 "^FAIL stress: node [0-9]+: .*wrong|^FAIL stress: node [0-9]+: .*expected" \
+    FAULT_MPI_ISEND_CORRUPT_AT=1000 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
   local named="stageport: node 0: fatal error: .*(fail|drop)|ptl \(rank 0\): fatal"
   case $stage in
     ucx | hybrid)
       # a UCX put that fails at once
       run_inject ucx_put_fails 2 "$named" FAULT_UCP_PUT_AT=100 FAULT_RANK=0 -- "$BINDIR/conformance"
+      run_inject stress_sees_corrupt_put 3 "^FAIL stress: node [0-9]+: .*wrong" \
+        FAULT_UCP_PUT_CORRUPT_AT=300 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
       ;;
   esac
   case $stage in
@@ -396,6 +413,24 @@ run_soak() {
     fail "$name" "$np" "exit status $RC" "$log" '^soak|^FAIL'
   else
     pass "$name ($(grep -o '[-+][0-9]* KiB after .*' "$log" | tr '\n' ';' | sed 's/;$//'))" "$np"
+  fi
+}
+
+# ---------------------------------------------------------------- stress
+# tests/stress: a seeded random mix of every Put/Get flavour, every sync
+# family and every AM category, each result checked byte by byte; one fixed
+# seed per suite (STRESS_SEED), so a failure reruns the same way.
+run_stress() { # np
+  local np=$1 name="stress" log="$LOGDIR/$logtag/np$1-stress.log"
+  run_job "$STRESS_TIMEOUT" "$log" "$np" "$BINDIR/stress" --seed "$STRESS_SEED" --ops "$STRESS_OPS" \
+    --timeout $((STRESS_TIMEOUT - 10))
+  skipped "$np" "$log" "$name" && return
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${STRESS_TIMEOUT}s: hang (seed $STRESS_SEED)" "$log" '^FAIL'
+  elif [ "$RC" != 0 ] || ! grep -q '^ok stress' "$log"; then
+    fail "$name" "$np" "exit status $RC (seed $STRESS_SEED)" "$log" '^FAIL'
+  else
+    pass "$name (seed $STRESS_SEED, $(sed -n 's/^ok stress: .*\(ops=[0-9]*\).*\(ams=[0-9]*\).*/\1 \2/p' "$log"))" "$np"
   fi
 }
 
@@ -654,6 +689,9 @@ for stage in $STAGES; do
         ;;
       inject) run_injects ;;
       soak) run_soak ;;
+      stress)
+        for np in $STRESS_NPS; do run_stress "$np"; done
+        ;;
       valgrind) run_valgrind ;;
       tree | unit | ptl | nochecks | fuzz) ;; # once per suite, above
       *)
