@@ -14,7 +14,13 @@
  * however deep the rings are -- and handles what arrived there.  The handled
  * receive is re-posted at the tail at the start of the next poll, so no MPI
  * call stands between a handler and the caller waiting for it.  Replies are
- * served before requests.  A Medium handler reads its payload in place; a Long payload is
+ * served before requests.
+ * A message at the head may be long in arriving while later ones are in:
+ * a large one (MPI's rendezvous) whose sender has stopped calling MPI
+ * cannot complete until it calls again.  So a ring whose head has not
+ * completed for SCAN_AFTER polls is tested whole; what completed behind
+ * the head is handled at once and marked `early`, and re-posted in ring
+ * order when the head passes it (the posting order stays the ring order).  A Medium handler reads its payload in place; a Long payload is
  * copied to its destination before the handler runs.
  *
  * Sending: the message is packed into a pooled send buffer and MPI_Isend
@@ -79,9 +85,14 @@ typedef struct sbuf {
 typedef struct {
   MPI_Request *req;
   char **buf;
+  char *early;    /* handled ahead of the head; inactive until the head passes */
+  MPI_Status *st; /* for a test of the whole ring */
+  int *idx;
   int n, head, is_request;
   int unposted; /* handled receives before head, to re-post */
+  int stalls;   /* polls since the head last completed */
 } rring_t;
+#define SCAN_AFTER 16
 
 static struct {
   MPI_Comm comm;
@@ -257,25 +268,53 @@ static void repost(rring_t *r) {
   }
 }
 
+/* Move the head past the receives handled already (it stops at one still
+ * posted, or after a full turn). */
+static void advance(rring_t *r) {
+  do {
+    r->early[r->head] = 0;
+    r->head = r->head + 1 == r->n ? 0 : r->head + 1;
+    r->unposted++;
+  } while (r->early[r->head] && r->unposted < r->n);
+}
+
 /* Handle the completed head of a ring. */
 static void take(rring_t *r, const MPI_Status *st) {
   int k = r->head;
-  r->head = k + 1 == r->n ? 0 : k + 1;
-  r->unposted++;
+  r->stalls = 0;
+  advance(r);
   handle_msg(r->buf[k], r->is_request, st);
+}
+
+/* Test every posted receive of a ring (its head has been stalled): handle
+ * what completed, in any order.  Returns how many. */
+static int scan(rring_t *r) {
+  int n = 0;
+  r->stalls = 0;
+  MPI_OK("MPI_Testsome (receive ring)", MPI_Testsome(r->n, r->req, &n, r->idx, r->st));
+  if (n == MPI_UNDEFINED || n == 0) return 0;
+  for (int i = 0; i < n; i++) r->early[r->idx[i]] = 1; /* all marked before the head moves */
+  for (int i = 0; i < n; i++) handle_msg(r->buf[r->idx[i]], r->is_request, &r->st[i]);
+  if (r->early[r->head]) advance(r);
+  return n;
 }
 
 static int mpi_poll(void) {
   MPI_Request heads[2];
   MPI_Status st[2];
-  int idx[2], n = 0;
+  int idx[2], n = 0, got[2] = {0, 0};
   if (m.rep.unposted) repost(&m.rep);
   if (m.req.unposted) repost(&m.req);
   heads[0] = m.rep.req[m.rep.head];
   heads[1] = m.req.req[m.req.head];
   MPI_OK("MPI_Testsome (receives)", MPI_Testsome(2, heads, &n, idx, st));
-  if (n == MPI_UNDEFINED) return 0;
-  for (int i = 0; i < n; i++) take(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
+  if (n == MPI_UNDEFINED) n = 0;
+  for (int i = 0; i < n; i++) {
+    got[idx[i]] = 1;
+    take(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
+  }
+  if (STP_UNLIKELY(!got[0] && ++m.rep.stalls >= SCAN_AFTER)) n += scan(&m.rep);
+  if (STP_UNLIKELY(!got[1] && ++m.req.stalls >= SCAN_AFTER)) n += scan(&m.req);
   return n;
 }
 
@@ -307,9 +346,13 @@ static void ring_open(rring_t *r, int n, int tag, int is_request) {
   r->head = 0;
   r->unposted = 0;
   r->is_request = is_request;
+  r->stalls = 0;
   r->req = malloc((size_t)n * sizeof(*r->req));
   r->buf = malloc((size_t)n * sizeof(*r->buf));
-  if (!r->req || !r->buf) stp_fatal("gasnet_attach: out of memory");
+  r->early = calloc((size_t)n, 1);
+  r->st = malloc((size_t)n * sizeof(*r->st));
+  r->idx = malloc((size_t)n * sizeof(*r->idx));
+  if (!r->req || !r->buf || !r->early || !r->st || !r->idx) stp_fatal("gasnet_attach: out of memory");
   for (int i = 0; i < n; i++) {
     if (posix_memalign((void **)&r->buf[i], 64, MAX_MSG)) stp_fatal("gasnet_attach: out of memory");
     MPI_OK("MPI_Recv_init", MPI_Recv_init(r->buf[i], MAX_MSG, MPI_BYTE, MPI_ANY_SOURCE, tag, m.comm, &r->req[i]));
@@ -318,15 +361,20 @@ static void ring_open(rring_t *r, int n, int tag, int is_request) {
 }
 
 static void ring_close(rring_t *r) {
-  repost(r); /* every receive active again: each is cancelled the same way */
+  repost(r); /* every receive active again but the early ones: each is cancelled the same way */
   for (int i = 0; i < r->n; i++) {
-    MPI_Cancel(&r->req[i]);
-    MPI_Wait(&r->req[i], MPI_STATUS_IGNORE);
+    if (!r->early[i]) {
+      MPI_Cancel(&r->req[i]);
+      MPI_Wait(&r->req[i], MPI_STATUS_IGNORE);
+    }
     MPI_Request_free(&r->req[i]);
     free(r->buf[i]);
   }
   free(r->req);
   free(r->buf);
+  free(r->early);
+  free(r->st);
+  free(r->idx);
 }
 
 static int mpi_attach(void) {

@@ -138,6 +138,9 @@ enum {
   HID_SIGNAL,               /* Short(1 arg), no reply: conf_cnt.signal[arg0]++ */
   HID_BIG_REQ,              /* am_flood_big: Medium/Long request, replies Medium */
   HID_BIG_REP,
+  HID_HOL_BIG,              /* am_no_hol: the slow sender's Long, no reply */
+  HID_HOL_PING,             /* am_no_hol: Short request, replies HID_HOL_PONG */
+  HID_HOL_PONG,
   /* fixed indices, deliberately placed after the don't-care entries */
   HID_FIXED_FIRST,
   HID_RESULT = HID_FIXED_FIRST, /* subtest result to node 0 (fixed 255) */
@@ -162,6 +165,7 @@ typedef struct {
   int med_req, med_rep, long_req, long_rep;
   int flood_req, flood_rep;
   int big_req, big_rep;
+  int hol_big, hol_ping, hol_pong;
   uint32_t flood_sum;
   int src_req, src_rep;
   int hsl;
@@ -203,6 +207,7 @@ void conf_am_register(gasnet_handlerentry_t *table);
   X(am_poll, "conf_am.c", "gasnet_AMPoll and GASNET_BLOCKUNTIL")                                           \
   X(am_flood, "conf_am.c", "every node floods every other node with replying requests")                   \
   X(am_flood_big, "conf_am.c", "flood of maximum-size Medium and large Long requests with Medium replies")  \
+  X(am_no_hol, "conf_am.c", "a large AM whose sender stops polling does not hold up other nodes' AMs")     \
   X(put_blocking, "conf_xfer.c", "gasnet_put: sizes, buffers, every node")                                 \
   X(put_bulk, "conf_xfer.c", "gasnet_put_bulk: sizes, unaligned, page-crossing, every node")               \
   X(put_nb, "conf_xfer.c", "gasnet_put_nb, source reused at once")                                         \

@@ -6,6 +6,7 @@
 #include "conf.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* argument lists for M = 0..16                                        */
@@ -712,8 +713,65 @@ void conf_test_am_flood_big(void) {
         conf_cnt.big_rep, conf_cnt.big_req, want);
 }
 
+/* No head-of-line blocking: a node that sends a large AM and then computes
+ * for a while (no GASNet calls) may delay that AM -- the transfer may need
+ * the sender's progress -- but not the AMs other nodes send to the same
+ * target meanwhile.  The last node sends a maximum-size Long to node 0 and
+ * computes for HOL_SLEEP seconds; node 1 starts HOL_PINGS round trips to
+ * node 0 soon after and must finish them long before that.  (On a
+ * shared-memory path the large transfer needs no help from the sender; the
+ * case bites where it does: over TCP, and across hosts.) */
+#define HOL_SLEEP 2.0
+#define HOL_PINGS 20
+static void h_hol_big(gasnet_token_t t, void *buf, size_t n) {
+  gasnet_node_t src = token_source(t);
+  size_t want = gasnet_AMMaxLongRequest() < 65536 ? gasnet_AMMaxLongRequest() : 65536;
+  CHECK(n == want && buf == AREA(conf_me, src), "slow Long from node %u: %zu bytes at %p", (unsigned)src, n, buf);
+  conf_check_pat(buf, n < want ? n : want, conf_seed(src, conf_me, 0, 14), "slow Long from node %u", (unsigned)src);
+  conf_cnt.hol_big++;
+}
+static void h_hol_ping(gasnet_token_t t, gasnet_handlerarg_t i) {
+  conf_cnt.hol_ping++;
+  CHECK_OK(gasnet_AMReplyShort1(t, conf_h(HID_HOL_PONG), i));
+}
+static void h_hol_pong(gasnet_token_t t, gasnet_handlerarg_t i) {
+  (void)t;
+  CHECK(i == conf_cnt.hol_pong, "pong %d, expected %d", (int)i, conf_cnt.hol_pong);
+  conf_cnt.hol_pong++;
+}
+
+void conf_test_am_no_hol(void) {
+  gasnet_node_t slow = conf_nodes - 1;
+  size_t n = gasnet_AMMaxLongRequest() < 65536 ? gasnet_AMMaxLongRequest() : 65536;
+  if (conf_nodes < 3) return; /* needs a target, a slow sender and another sender */
+  if (conf_me == slow) {
+    uint8_t *src = conf_malloc(n);
+    conf_fill(src, n, conf_seed(conf_me, 0, 0, 14));
+    CHECK_OK(gasnet_AMRequestLong0(0, conf_h(HID_HOL_BIG), src, n, AREA(0, conf_me)));
+    /* compute: no GASNet call for HOL_SLEEP seconds */
+    double end = conf_now() + HOL_SLEEP;
+    while (conf_now() < end) usleep(10000);
+  } else if (conf_me == 1) {
+    double t0, dt;
+    usleep(300000); /* the slow Long has reached node 0 by now */
+    t0 = conf_now();
+    for (int i = 0; i < HOL_PINGS; i++) {
+      CHECK_OK(gasnet_AMRequestShort1(0, conf_h(HID_HOL_PING), i));
+      CONF_WAIT(conf_cnt.hol_pong > i);
+    }
+    dt = conf_now() - t0;
+    CHECK(dt < HOL_SLEEP / 2, "%d AM round trips to node 0 took %.2f s while node %u, which sent node 0 a %zu-byte Long, computed for %.1f s: held up behind that message",
+          HOL_PINGS, dt, (unsigned)slow, n, HOL_SLEEP);
+  } else if (conf_me == 0) {
+    CONF_WAIT(conf_cnt.hol_big == 1 && conf_cnt.hol_ping == HOL_PINGS);
+  }
+}
+
 /* ------------------------------------------------------------------ */
 void conf_am_register(gasnet_handlerentry_t *table) {
+  table[HID_HOL_BIG].fnptr = (conf_handlerfn_t)h_hol_big;
+  table[HID_HOL_PING].fnptr = (conf_handlerfn_t)h_hol_ping;
+  table[HID_HOL_PONG].fnptr = (conf_handlerfn_t)h_hol_pong;
   table[HID_BIG_REQ].fnptr = (conf_handlerfn_t)h_big_req;
   table[HID_BIG_REP].fnptr = (conf_handlerfn_t)h_big_rep;
   for (int k = 0; k < 6; k++)

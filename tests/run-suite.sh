@@ -42,6 +42,9 @@
 #               fuzz (once): the libFuzzer targets (tests/fuzz/, ptl/tests/
 #               fuzz_ptl_wire.c) of every decoder of bytes from the wire,
 #               FUZZ_SECONDS (60) each, built with clang (FUZZ_CC);
+#               emuhosts (once): scripts/emuhosts.sh suite and linkcut, the
+#               stages across emulated hosts (network namespaces, TCP
+#               between them; root only), a host's link cut mid-run;
 #               valgrind: memcheck over one conformance run at 2 processes: no
 #               invalid read or write, no definite leak, in the library's code;
 #               nochecks (once): a --disable-checks --enable-sanitizers build
@@ -588,7 +591,7 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
   exit 1
 fi
 for t in $TESTS; do
-  case $t in tree | unit | ptl | inject | nochecks | fuzz | valgrind) continue ;; esac
+  case $t in tree | unit | ptl | inject | nochecks | fuzz | valgrind | emuhosts) continue ;; esac
   if [ ! -x "$BINDIR/$t" ]; then
     echo "FAIL: $BINDIR/$t not built"
     echo "0 passed, 1 failed"
@@ -643,6 +646,39 @@ if [[ " $TESTS " == *" ptl "* ]] && [[ " $STAGES " == *" hybrid "* ]] && [ -n "$
   done < <(MPIRUN="$MPIRUN" BUILDDIR="${PTL_BUILDDIR:-}" bash "$PTL_RUNNER" 2>&1)
 fi
 
+# emuhosts: the same library across emulated hosts (scripts/emuhosts.sh:
+# network namespaces on a bridge, every byte between hosts over TCP): its
+# suite (placement and transport checks; conformance, stress, exit and crash
+# endings per stage) and its link cut (a host cut off mid-run: the job must
+# end, non-zero and with a message, within LINKCUT_BOUND seconds).  Needs
+# root; its PASS/FAIL lines are counted here.
+if [[ " $TESTS " == *" emuhosts "* ]]; then
+  emu_stages=""
+  for st in $STAGES; do
+    case $st in hybrid) emu_stages="$emu_stages hybrid/offload hybrid/host" ;; *) emu_stages="$emu_stages $st" ;; esac
+  done
+  mkdir -p "$LOGDIR/emuhosts"
+  for cmd in suite linkcut; do
+    emu_lines=0 emu_done=0
+    while IFS= read -r line; do
+      case $line in
+        PASS*) echo "PASS emuhosts ${line#PASS }"; npass=$((npass + 1)) emu_lines=$((emu_lines + 1)) ;;
+        FAIL*) echo "FAIL emuhosts ${line#FAIL }"; nfail=$((nfail + 1)) emu_lines=$((emu_lines + 1)) ;;
+        *" passed, "*" failed") emu_done=1 ;;
+        *) echo "$line" ;;
+      esac
+    done < <(SUITE_STAGES="${emu_stages# }" BUILDDIR="${TOP_BUILDDIR:-$BINDIR/..}" BINDIR="$BINDIR" \
+             LOGDIR="$LOGDIR/emuhosts" MPIRUN="$MPIRUN" timeout -k 10 1200 bash "$TOP_SRCDIR/scripts/emuhosts.sh" "$cmd" 2>&1)
+    if [ "$emu_lines" = 0 ]; then
+      echo "FAIL emuhosts $cmd (no result: the emulated hosts could not be set up; see above)"
+      nfail=$((nfail + 1))
+    elif [ "$emu_done" = 0 ]; then
+      echo "FAIL emuhosts $cmd (ended without its summary: stopped after 1200 s, or died; see above)"
+      nfail=$((nfail + 1))
+    fi
+  done
+fi
+
 # variants_of STAGE: lines "label tests [VAR=value ...]" (default: one, all tests)
 variants_of() {
   local lines=""
@@ -693,7 +729,7 @@ for stage in $STAGES; do
         for np in $STRESS_NPS; do run_stress "$np"; done
         ;;
       valgrind) run_valgrind ;;
-      tree | unit | ptl | nochecks | fuzz) ;; # once per suite, above
+      tree | unit | ptl | nochecks | fuzz | emuhosts) ;; # once per suite, above
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
         nfail=$((nfail + 1))
