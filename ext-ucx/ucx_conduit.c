@@ -36,6 +36,7 @@ static int uc_segment(uintptr_t size, void **base) {
 /* In UCX's order: operations in flight complete (they may still read the
  * segment), peers' keys go, then the endpoints, the segment, the rest. */
 static void uc_close(void) {
+  stp_uc.closing = 1; /* what the client left unsynced may meet peers gone */
   stp_ucx_flush(&stp_uc.u);
   stp_ucx_remote_release(&stp_uc.u, stp_uc.rseg);
   free(stp_uc.rseg);

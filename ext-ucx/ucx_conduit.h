@@ -14,6 +14,8 @@ typedef struct stp_uc {
   stp_ucx_t u;            /* context, worker, an endpoint per node */
   stp_ucx_region_t seg;   /* this node's segment (UCX-allocated), or empty */
   stp_ucx_remote_t *rseg; /* every node's segment and key */
+  int closing;            /* after the exit protocol: peers are leaving, and
+                           * operations still in flight may fail (not fatal) */
 } stp_uc_t;
 
 extern stp_uc_t stp_uc;

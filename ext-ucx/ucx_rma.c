@@ -49,14 +49,15 @@ static void fail(ucs_status_t st, const char *what, gasnet_node_t node) {
 
 static void put_flushed(void *req, ucs_status_t st, void *user_data) {
   stp_op_t *op = user_data;
-  if (st != UCS_OK) stp_fatal("ucx stage: flush for remote completion failed: %s", ucs_status_string(st));
+  if (st != UCS_OK && !stp_uc.closing)
+    stp_fatal("ucx stage: flush for remote completion failed: %s", ucs_status_string(st));
   op->puts--;
   ucp_request_free(req);
 }
 
 static void get_done(void *req, ucs_status_t st, void *user_data) {
   stp_op_t *op = user_data;
-  if (st != UCS_OK) stp_fatal("ucx stage: get failed: %s", ucs_status_string(st));
+  if (st != UCS_OK && !stp_uc.closing) stp_fatal("ucx stage: get failed: %s", ucs_status_string(st));
   op->gets--;
   ucp_request_free(req);
 }
