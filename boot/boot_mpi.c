@@ -72,6 +72,35 @@ static void mpi_abort(void *ctx, int code) {
   _exit(code);
 }
 
+/* How many processes share this machine's cores and memory: those running
+ * on the same kernel (its boot id).  On a cluster that is the host; on one
+ * machine split into containers or network namespaces with host names of
+ * their own (the emulated hosts of scripts/emuhosts.sh), more than MPI's
+ * shared-memory domain: the waits must know the cores are shared.  An
+ * unreadable boot id leaves MPI's count (the collective is entered all the
+ * same). */
+static int kernel_sharers(int mpi_local, int size) {
+  char id[64] = "";
+  unsigned long long mine = 0, *all;
+  int n = 0;
+  FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (f) {
+    if (!fgets(id, sizeof(id), f)) id[0] = 0;
+    fclose(f);
+  }
+  if (id[0]) mine = 14695981039346656037ull; /* FNV-1a */
+  for (const char *p = id; *p; p++) mine = (mine ^ (unsigned char)*p) * 1099511628211ull;
+  all = malloc((size_t)size * sizeof(*all));
+  if (!all) {
+    fprintf(stderr, "stageport: out of memory\n");
+    mpi_abort(NULL, 1);
+  }
+  check("MPI_Allgather", MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, bm.comm));
+  for (int i = 0; i < size; i++) n += mine && all[i] == mine;
+  free(all);
+  return n > mpi_local ? n : mpi_local;
+}
+
 int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot) {
   int up = 0, down = 0, provided, rank, size, host;
   MPI_Comm shm;
@@ -116,6 +145,7 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot
   }
   check("MPI_Allgather", MPI_Allgather(&host, 1, MPI_INT, bm.host, 1, MPI_INT, bm.comm));
   for (int i = 0; i < size; i++) bm.exit_sreq[i] = MPI_REQUEST_NULL;
+  bm.local = kernel_sharers(bm.local, size);
 
   /* the receive for the first notice, before anyone can send one */
   check("MPI_Irecv", MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq));

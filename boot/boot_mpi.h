@@ -23,7 +23,8 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot
 MPI_Errhandler stp_boot_mpi_errhandler(void);
 
 /* Locality, found at open: host[i] names rank i's host by the lowest rank
- * on it; *local is how many processes share this host. */
+ * on it; *local is how many processes share this machine's cores and
+ * memory (this host, or every emulated host on one kernel). */
 const int *stp_boot_mpi_hosts(int *local);
 
 /* Exit notices, a channel of their own: notify sends code to every peer

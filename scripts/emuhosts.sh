@@ -58,7 +58,7 @@ EMU_TCP_KEEPALIVE=${EMU_TCP_KEEPALIVE-10 5 3} # time intvl probes; kernel defaul
 # Open MPI's OOB (mpirun <-> daemons) keepalive: time intvl probes (Open MPI's default 300 20 9)
 EMU_OOB_KEEPALIVE=${EMU_OOB_KEEPALIVE-10 5 3}
 CONF_TIMEOUT=${CONF_TIMEOUT:-300}
-CONF_WATCHDOG=${CONF_WATCHDOG:-120}
+export CONF_WATCHDOG=${CONF_WATCHDOG:-120} # (exported: passed to the ranks)
 EXIT_TIMEOUT=${EXIT_TIMEOUT:-30}
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-60}
 STRESS_OPS=${STRESS_OPS:-5000}         # tests/stress in suite: operations per node

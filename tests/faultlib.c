@@ -25,6 +25,9 @@
  *                             (silent corruption on the wire: a checking
  *                             test must notice)
  *   FAULT_UCP_PUT_CORRUPT_AT=N    the same for ucp_put_nbx
+ *   FAULT_CORRUPT_COUNT=K     with the two above: corrupt K of them in a row
+ *                             (default 1; one flipped byte may land on data
+ *                             a later write overwrites before anyone reads it)
  * (the corrupted copies are never freed: the operation may still read them)
  * Each injection prints "faultlib: rank R: injected ..." on stderr.
  */
@@ -50,6 +53,13 @@ static int my_rank(void) {
 static int here(void) {
   const char *s = getenv("FAULT_RANK");
   return !s || !*s || atoi(s) == my_rank();
+}
+
+/* is the nth candidate one to corrupt (from the first, FAULT_CORRUPT_COUNT of them)? */
+static int corrupt_now(long nth, long first) {
+  static long count = -1;
+  if (count < 0) count = env_n("FAULT_CORRUPT_COUNT") > 0 ? env_n("FAULT_CORRUPT_COUNT") : 1;
+  return nth >= first && nth < first + count;
 }
 
 /* a copy of buf with its last byte flipped, for the *_CORRUPT_AT faults */
@@ -98,7 +108,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
   if (at < 0) at = here() ? env_n("FAULT_MPI_ISEND_AT") : 0;
   if (bad_at < 0) bad_at = here() ? env_n("FAULT_MPI_ISEND_CORRUPT_AT") : 0;
   if (bad_at && count > 0 && PMPI_Type_size(type, &tsize) == MPI_SUCCESS && (size_t)count * tsize >= 64 &&
-      ++big == bad_at) {
+      corrupt_now(++big, bad_at)) {
     void *c = corrupted(buf, (size_t)count * tsize, "MPI_Isend", big);
     if (c) return PMPI_Isend(c, count, type, dest, tag, comm, req);
   }
@@ -123,7 +133,7 @@ ucs_status_ptr_t ucp_put_nbx(ucp_ep_h ep, const void *buffer, size_t count, uint
                                 const ucp_request_param_t *))next("ucp_put_nbx");
   if (at < 0) at = here() ? env_n("FAULT_UCP_PUT_AT") : 0;
   if (bad_at < 0) bad_at = here() ? env_n("FAULT_UCP_PUT_CORRUPT_AT") : 0;
-  if (bad_at && count >= 64 && ++big == bad_at) {
+  if (bad_at && count >= 64 && corrupt_now(++big, bad_at)) {
     void *c = corrupted(buffer, count, "ucp_put_nbx", big);
     if (c) return real(ep, c, count, remote_addr, rkey, param);
   }

@@ -317,18 +317,19 @@ run_injects() {
   # of the library's that fails mid-run
   run_inject mpi_isend_errors_return 2 "stageport: rank 1: .*MPI.*fail|MPI_Isend failed" \
     FAULT_MPI_ERRORS_RETURN=1 FAULT_MPI_ISEND_AT=3000 FAULT_RANK=1 -- "$BINDIR/conformance"
-  # silent corruption on the wire (a byte flipped in a message or a put's
-  # data): no library can notice that, but the stress test must -- the
+  # silent corruption on the wire (the last byte flipped in 20 messages or
+  # puts in a row; one alone may land on bytes overwritten before they are
+  # read): no library can notice that, but the stress test must -- the
   # proof that its checks check
   run_inject stress_sees_corrupt_message 3 "^FAIL stress: node [0-9]+: .*wrong|^FAIL stress: node [0-9]+: .*expected" \
-    FAULT_MPI_ISEND_CORRUPT_AT=1000 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
+    FAULT_MPI_ISEND_CORRUPT_AT=1000 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
   local named="stageport: node 0: fatal error: .*(fail|drop)|ptl \(rank 0\): fatal"
   case $stage in
     ucx | hybrid)
       # a UCX put that fails at once
       run_inject ucx_put_fails 2 "$named" FAULT_UCP_PUT_AT=100 FAULT_RANK=0 -- "$BINDIR/conformance"
       run_inject stress_sees_corrupt_put 3 "^FAIL stress: node [0-9]+: .*wrong" \
-        FAULT_UCP_PUT_CORRUPT_AT=300 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
+        FAULT_UCP_PUT_CORRUPT_AT=300 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
       ;;
   esac
   case $stage in
