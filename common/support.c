@@ -139,8 +139,20 @@ void stp_op_wait(stp_op_t *op, int which) {
 /* ------------------------------------------------------------------ */
 #define STP_SPINBLOCK_SPINS 1000u
 
+/* A wait that has spun STP_SPINBLOCK_SPINS steps yields at every step in
+ * SPINBLOCK mode; when it yields only because a network's progress threads
+ * outnumber the cores, at every 64th: often enough that those threads run
+ * (no whole time slice lost), rarely enough that a node waiting long (say,
+ * the passive side of a ping-pong) still answers at once. */
+#define STP_SHARE_PERIOD 64u
+
 void stp_wait_step_slow(unsigned *spins) {
-  if (stp.yield_always || ++*spins > STP_SPINBLOCK_SPINS) sched_yield();
+  if (stp.yield_always) {
+    sched_yield();
+    return;
+  }
+  if (++*spins > STP_SPINBLOCK_SPINS && (stp.waitmode == GASNET_WAIT_SPINBLOCK || *spins % STP_SHARE_PERIOD == 0))
+    sched_yield();
 }
 
 /* ------------------------------------------------------------------ */
