@@ -92,7 +92,7 @@ typedef struct {
   int unposted; /* handled receives before head, to re-post */
   int stalls;   /* polls since the head last completed */
 } rring_t;
-#define SCAN_AFTER 16
+#define SCAN_AFTER 256
 
 static struct {
   MPI_Comm comm;
