@@ -14,14 +14,15 @@
  * however deep the rings are -- and handles what arrived there.  The handled
  * receive is re-posted at the tail at the start of the next poll, so no MPI
  * call stands between a handler and the caller waiting for it.  Replies are
- * served before requests.
+ * served before requests.  A Medium handler reads its payload in place; a
+ * Long payload is copied to its destination before the handler runs.
+ *
  * A message at the head may be long in arriving while later ones are in:
  * a large one (MPI's rendezvous) whose sender has stopped calling MPI
  * cannot complete until it calls again.  So a ring whose head has not
  * completed for SCAN_AFTER polls is tested whole; what completed behind
  * the head is handled at once and marked `early`, and re-posted in ring
- * order when the head passes it (the posting order stays the ring order).  A Medium handler reads its payload in place; a Long payload is
- * copied to its destination before the handler runs.
+ * order when the head passes it (the posting order stays the ring order).
  *
  * Sending: the message is packed into a pooled send buffer and MPI_Isend
  * returns at once, so every send returns at local completion.  Finished
@@ -302,19 +303,18 @@ static int scan(rring_t *r) {
 static int mpi_poll(void) {
   MPI_Request heads[2];
   MPI_Status st[2];
-  int idx[2], n = 0, got[2] = {0, 0};
+  int idx[2], n = 0;
   if (m.rep.unposted) repost(&m.rep);
   if (m.req.unposted) repost(&m.req);
   heads[0] = m.rep.req[m.rep.head];
   heads[1] = m.req.req[m.req.head];
+  m.rep.stalls++; /* (a head that completes resets its count) */
+  m.req.stalls++;
   MPI_OK("MPI_Testsome (receives)", MPI_Testsome(2, heads, &n, idx, st));
   if (n == MPI_UNDEFINED) n = 0;
-  for (int i = 0; i < n; i++) {
-    got[idx[i]] = 1;
-    take(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
-  }
-  if (STP_UNLIKELY(!got[0] && ++m.rep.stalls >= SCAN_AFTER)) n += scan(&m.rep);
-  if (STP_UNLIKELY(!got[1] && ++m.req.stalls >= SCAN_AFTER)) n += scan(&m.req);
+  for (int i = 0; i < n; i++) take(idx[i] == 0 ? &m.rep : &m.req, &st[i]);
+  if (STP_UNLIKELY(m.rep.stalls >= SCAN_AFTER)) n += scan(&m.rep);
+  if (STP_UNLIKELY(m.req.stalls >= SCAN_AFTER)) n += scan(&m.req);
   return n;
 }
 
