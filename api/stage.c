@@ -20,6 +20,7 @@ extern const stp_ext_ops_t stp_ext_ref_ops;
 #if HAVE_UCX
 extern const stp_net_ops_t stp_net_ucx_ops, stp_net_portals_ops;
 extern const stp_ext_ops_t stp_ext_ucx_ops, stp_ext_portals_ops;
+extern const stp_core_ops_t stp_core_portals_ops;
 #endif
 
 const stp_stage_t stp_stages[] = {
@@ -30,6 +31,9 @@ const stp_stage_t stp_stages[] = {
      "MPI Core + Put/Get as UCX one-sided RMA into a UCX-allocated segment"},
     {"hybrid", &stp_net_portals_ops, &stp_core_mpi_ops, &stp_ext_portals_ops, STP_OOS_TMPMD,
      "seed 000 stage 1: MPI Core + Put/Get over the ptl Portals emulation (STAGEPORT_PTL_MODE=offload|host)"},
+    {"portals", &stp_net_portals_ops, &stp_core_portals_ops, &stp_ext_portals_ops, STP_OOS_TMPMD,
+     "seed 000 stage 2: native Active Messages over ptl (ReqRB, credits; STAGEPORT_AM_LONG=tsr|pss) + Put/Get over "
+     "ptl (STAGEPORT_PTL_MODE=offload|host)"},
 #endif
 };
 const int stp_nstages = (int)(sizeof(stp_stages) / sizeof(stp_stages[0]));
@@ -79,3 +83,7 @@ const char *stageport_stage_about(int i) {
 }
 
 const char *stageport_config(void) { return STP_CONFIG_STRING; }
+
+size_t stageport_am_recv_bytes(void) {
+  return stp.attached && stp.core->recv_bytes ? stp.core->recv_bytes() : 0;
+}

@@ -81,6 +81,10 @@ typedef struct stp_core_ops {
   int (*request)(gasnet_node_t dest, const stp_am_t *am);
   int (*reply)(stp_token_t *token, const stp_am_t *am);
   int (*poll)(void);
+
+  /* bytes this process reserved for receiving AM requests (pre-posted
+   * receives, request buffers, event queue): stageport_am_recv_bytes() */
+  size_t (*recv_bytes)(void);
 } stp_core_ops_t;
 
 /* Provided by the runtime (common/) to every Core: run the handler for an

@@ -417,6 +417,9 @@ static void mpi_detach(void) {
   credits_fini(&m.cr);
 }
 
+/* the pre-posted receives, each of the largest message */
+static size_t mpi_recv_bytes(void) { return (size_t)(m.rep.n + m.req.n) * MAX_MSG; }
+
 const stp_core_ops_t stp_core_mpi_ops = {
     .name = "core-mpi",
     .attach = mpi_attach,
@@ -427,4 +430,5 @@ const stp_core_ops_t stp_core_mpi_ops = {
     .request = mpi_request,
     .reply = mpi_reply,
     .poll = mpi_poll,
+    .recv_bytes = mpi_recv_bytes,
 };

@@ -35,7 +35,14 @@ enum {
   STP_PSEL_SYS = 0x5,
 };
 
-enum { STP_POP_PUT = 1, STP_POP_PUT_BULK = 2, STP_POP_GET = 3 };
+enum {
+  STP_POP_PUT = 1,
+  STP_POP_PUT_BULK = 2,
+  STP_POP_GET = 3,
+  STP_POP_AM_TSR = 4,  /* AM Long payload to RARAM, target-side reassembly (no ACK) */
+  STP_POP_AM_PSS = 5,  /* AM Long payload to RAR, put-sync-send (ACK awaited) */
+  STP_POP_AM_RPAY = 6, /* ReplyLong payload to the requester's RARSRC */
+};
 
 #define STP_PBITS_SEL_MASK 0xfull          /* what target MEs match on */
 #define STP_PBITS_IGNORE (~STP_PBITS_SEL_MASK) /* every target ME's ignore bits */
@@ -48,6 +55,39 @@ static inline uint64_t stp_pbits(unsigned sel, unsigned op, unsigned tid, unsign
          ((uint64_t)(tid & STP_PBITS_MAX_TID) << 8) | ((uint64_t)(op & STP_PBITS_MAX_OP) << 4) |
          (uint64_t)(sel & STP_PBITS_SEL_MASK);
 }
+
+/* AM headers (the native AM Core, seed 000 section 4.3) use the bits above
+ * the selector differently: a request goes to ReqRB (selector 0x3), a reply
+ * to the requester's ReqSB slot (0x4), and the target reads the header
+ * from the match bits, hdr_data (the first two arguments) and the body:
+ *
+ *    63            32 31     22 21 19 18     11 10     6 5   4 3       0
+ *   +----------------+---------+-----+---------+--------+-----+---------+
+ *   | ReqSB slot off.| credits | pad | handler | nargs  | cat | ME sel. |
+ *   +----------------+---------+-----+---------+--------+-----+---------+
+ *
+ *   cat      STP_AMB_SHORT, _MEDIUM, _LONG (packed: payload in the body),
+ *            _LONG_UNPACKED (payload Put on its own: header + RARAM)
+ *   pad      bytes of padding after the payload (bodies are 8-byte multiples)
+ *   credits  what a reply returns; a request's own field (0 in static mode)
+ *   upper    the requester's ReqSB slot: where the reply goes, and the Long
+ *            id that pairs an unpacked Long's header with its payload
+ */
+enum { STP_AMB_SHORT = 0, STP_AMB_MEDIUM = 1, STP_AMB_LONG = 2, STP_AMB_LONG_UNPACKED = 3 };
+#define STP_AMB_MAX_NARGS 0x1fu
+#define STP_AMB_MAX_CREDITS 0x3ffu
+
+static inline uint64_t stp_amb(unsigned sel, unsigned cat, unsigned nargs, unsigned handler, unsigned pad,
+                               unsigned credits, uint32_t upper) {
+  return ((uint64_t)upper << 32) | ((uint64_t)(credits & STP_AMB_MAX_CREDITS) << 22) | ((uint64_t)(pad & 7u) << 19) |
+         ((uint64_t)(handler & 0xffu) << 11) | ((uint64_t)(nargs & STP_AMB_MAX_NARGS) << 6) |
+         ((uint64_t)(cat & 3u) << 4) | (uint64_t)(sel & STP_PBITS_SEL_MASK);
+}
+static inline unsigned stp_amb_cat(uint64_t b) { return (unsigned)(b >> 4) & 3u; }
+static inline unsigned stp_amb_nargs(uint64_t b) { return (unsigned)(b >> 6) & STP_AMB_MAX_NARGS; }
+static inline unsigned stp_amb_handler(uint64_t b) { return (unsigned)(b >> 11) & 0xffu; }
+static inline unsigned stp_amb_pad(uint64_t b) { return (unsigned)(b >> 19) & 7u; }
+static inline unsigned stp_amb_credits(uint64_t b) { return (unsigned)(b >> 22) & STP_AMB_MAX_CREDITS; }
 
 static inline unsigned stp_pbits_sel(uint64_t b) { return (unsigned)(b & STP_PBITS_SEL_MASK); }
 static inline unsigned stp_pbits_op(uint64_t b) { return (unsigned)(b >> 4) & STP_PBITS_MAX_OP; }

@@ -87,9 +87,13 @@ static int pc_segment(uintptr_t size, void **base) {
   stp_pc_check(PtlPost(stp_pc.ni, STP_PC_RAR_PTE, any, STP_PSEL_RAR, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
                        PTL_RETAIN, &stp_pc.rar_me, &rar_md),
                "posting the RAR entry");
-  md.options = PTL_MD_EVENT_START_DISABLE;
+  /* RARSRC: the local side of transfers from/into the segment, and (Table
+   * 1) the destination of ReplyLong payloads, so it is posted too */
+  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE;
   md.eq_handle = stp_pc.safe_eq;
-  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &stp_pc.rarsrc), "binding RARSRC");
+  stp_pc_check(PtlPost(stp_pc.ni, STP_PC_RAR_PTE, any, STP_PSEL_RARSRC, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
+                       PTL_RETAIN, &stp_pc.rarsrc_me, &stp_pc.rarsrc),
+               "posting RARSRC");
   return GASNET_OK;
 }
 
@@ -116,9 +120,17 @@ static void slot_release(uint32_t si) {
 static void handle_event(const ptl_event_t *ev) {
   uint32_t si = stp_pbits_slot(ev->match_bits);
   stp_pc_slot_t *s = &stp_pc.slot[si];
+  if (ev->type == PTL_EVENT_PUT_END || stp_pbits_sel(ev->match_bits) >= STP_PSEL_RARSRC) {
+    /* arrivals, and the native AM Core's own sends: its accounting */
+    if (STP_UNLIKELY(!stp_pc.am_event))
+      stp_fatal("Portals conduit: unexpected %s event in SAFE_EQ (match bits %016llx)", PtlEventKindStr(ev->type),
+                (unsigned long long)ev->match_bits);
+    stp_pc.am_event(ev);
+    return;
+  }
   stp_pc.tokens++;
   if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK)) {
-    const char *what = s->op == STP_POP_GET ? "get from" : "put to";
+    const char *what = s->op == STP_POP_GET ? "get from" : s->op >= STP_POP_AM_TSR ? "AM Long payload to" : "put to";
     if (ev->ni_fail_type == PTLX_NI_DROPPED)
       stp_fatal("Portals conduit: a %zu-byte %s node %u was dropped by the target: it matched no entry (a remote "
                 "range outside node %u's segment?) or the target had no resources for it",
@@ -129,6 +141,7 @@ static void handle_event(const ptl_event_t *ev) {
   switch (ev->type) {
     case PTL_EVENT_SEND_END:
       s->need &= (uint8_t)~STP_PC_NEED_SEND;
+      if (stp_pc.sent[s->op]) stp_pc.sent[s->op](s);
       break;
     case PTL_EVENT_ACK:
     case PTL_EVENT_REPLY_END:
@@ -142,7 +155,7 @@ static void handle_event(const ptl_event_t *ev) {
   if (!s->need) slot_release(si);
 }
 
-static int pc_poll(void) {
+int stp_pc_poll(void) {
   ptl_event_t ev;
   int n = 0, rc;
   while ((rc = PtlEQGet(stp_pc.safe_eq, &ev)) != PTL_EQ_EMPTY) {
@@ -183,5 +196,5 @@ const stp_net_ops_t stp_net_portals_ops = {
     .open = pc_open,
     .segment = pc_segment,
     .close = pc_close,
-    .poll = pc_poll,
+    .poll = stp_pc_poll,
 };

@@ -42,6 +42,7 @@
 #include "stp_internal.h"
 
 #define STP_PC_RAR_PTE 1u
+#define STP_PC_AM_PTE 2u
 #define STP_PC_NO_BOUNCE 0xffffffffu
 enum { STP_PC_NEED_SEND = 1u, STP_PC_NEED_DONE = 2u }; /* events a slot still expects */
 
@@ -57,14 +58,17 @@ typedef struct stp_pc_slot {
   uint32_t next; /* free list */
 } stp_pc_slot_t;
 
-/* Remote completion of a slot (its ACK or REPLY_END). */
+/* Remote completion of a slot (its ACK or REPLY_END), or its SEND_END. */
 typedef void (*stp_pc_done_fn)(stp_pc_slot_t *s);
+/* A SAFE_EQ event that is not a slot's: an arrival (PUT_END), or the
+ * SEND_END of an AM header or ReplyLong payload (selectors RARSRC and up). */
+typedef void (*stp_pc_event_fn)(const ptl_event_t *ev);
 
 typedef struct stp_pc {
   ptl_handle_ni_t ni;
   ptl_handle_eq_t safe_eq;
   ptl_handle_md_t rarsrc, reqsb;
-  ptl_handle_me_t rar_me;
+  ptl_handle_me_t rar_me, rarsrc_me;
   int open;
   char *seg; /* this node's segment (RAR, RARSRC), or NULL */
   size_t seglen;
@@ -76,8 +80,13 @@ typedef struct stp_pc {
   char *bounce;
   size_t bounce_size;
   uint32_t nbounce, *bfree, nbfree;
-  /* remote completion, per op type (STP_POP_*) */
+  /* remote completion, per op type (STP_POP_*); local completion (SEND_END)
+   * for op types that want it */
   stp_pc_done_fn done[STP_PBITS_MAX_OP + 1];
+  stp_pc_done_fn sent[STP_PBITS_MAX_OP + 1];
+  /* the native AM Core's SAFE_EQ events (NULL without one: such an event
+   * is then a fatal error) */
+  stp_pc_event_fn am_event;
 } stp_pc_t;
 
 extern stp_pc_t stp_pc;
@@ -87,11 +96,12 @@ static inline void stp_pc_check(int rc, const char *what) {
   if (STP_UNLIKELY(rc != PTL_OK)) stp_fatal("Portals conduit: %s: %s", what, PtlErrorStr(rc));
 }
 
-/* A slot for an operation of type op to peer that will generate `events`
- * SAFE_EQ events (a put 2, a get 1), with tokens for them; drains SAFE_EQ
- * (retiring operations, polling the library) while either is short. */
-static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, uint32_t peer, unsigned events) {
-  unsigned spins = 0;
+/* A slot for an operation of type op to peer that will generate the SAFE_EQ
+ * events in `need` (STP_PC_NEED_*: a put SEND|DONE, a get DONE, a put
+ * without ACK SEND), with a token for each; drains SAFE_EQ (retiring
+ * operations, polling the library) while either is short. */
+static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, uint32_t peer, unsigned need) {
+  unsigned spins = 0, events = (need & STP_PC_NEED_SEND ? 1u : 0u) + (need & STP_PC_NEED_DONE ? 1u : 0u);
   uint32_t si;
   stp_pc_slot_t *s;
   while (STP_UNLIKELY(stp_pc.tokens < (long)events || stp_pc.free_slot >= stp_pc.nslots)) stp_wait_step(&spins);
@@ -100,7 +110,7 @@ static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, uint32_t peer, 
   s = &stp_pc.slot[si];
   stp_pc.free_slot = s->next;
   s->owner = owner;
-  s->need = (uint8_t)(events > 1 ? STP_PC_NEED_SEND | STP_PC_NEED_DONE : STP_PC_NEED_DONE);
+  s->need = (uint8_t)need;
   s->op = (uint8_t)op;
   s->peer = peer;
   s->bounce = STP_PC_NO_BOUNCE;
@@ -125,6 +135,10 @@ static inline ptl_handle_md_t stp_pc_local_md(stp_pc_slot_t *s, void *p, size_t 
   }
   return stp_pc_local_md_slow(s, p, n, off);
 }
+
+/* Drain SAFE_EQ (the network's poll): what a reply that stalls polls, so
+ * that it never runs request handlers. */
+int stp_pc_poll(void);
 
 /* Where node's segment address addr lies in its RAR entry. */
 static inline ptl_size_t stp_pc_roff(gasnet_node_t node, const void *addr) {

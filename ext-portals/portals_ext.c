@@ -30,7 +30,7 @@ static int portals_attach(void) {
 
 static void portals_put(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk) {
   unsigned kind = bulk ? STP_POP_PUT_BULK : STP_POP_PUT;
-  uint32_t si = stp_pc_slot_get(op, kind, node, 2);
+  uint32_t si = stp_pc_slot_get(op, kind, node, STP_PC_NEED_SEND | STP_PC_NEED_DONE);
   stp_pc_slot_t *s = &stp_pc.slot[si];
   ptl_size_t off;
   ptl_handle_md_t md = stp_pc_local_md(s, (void *)src, n, &off);
@@ -47,7 +47,7 @@ static void portals_put(stp_op_t *op, gasnet_node_t node, void *dst, const void 
 }
 
 static void portals_get(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n) {
-  uint32_t si = stp_pc_slot_get(op, STP_POP_GET, node, 1);
+  uint32_t si = stp_pc_slot_get(op, STP_POP_GET, node, STP_PC_NEED_DONE);
   stp_pc_slot_t *s = &stp_pc.slot[si];
   ptl_size_t off;
   ptl_handle_md_t md = stp_pc_local_md(s, dst, n, &off);

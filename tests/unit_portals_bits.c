@@ -30,6 +30,18 @@ static void round_trip(unsigned sel, unsigned op, unsigned tid, unsigned slot, u
   CHECK(((b ^ (uint64_t)sel) & ~STP_PBITS_IGNORE) == 0, "selector match for %016llx", (unsigned long long)b);
 }
 
+/* AM headers: every field round trips and the selector still matches */
+static void am_round_trip(unsigned sel, unsigned cat, unsigned nargs, unsigned handler, unsigned pad, unsigned cr,
+                          uint32_t upper) {
+  uint64_t b = stp_amb(sel, cat, nargs, handler, pad, cr, upper);
+  CHECK(stp_pbits_sel(b) == sel && stp_amb_cat(b) == cat && stp_amb_nargs(b) == nargs &&
+            stp_amb_handler(b) == handler && stp_amb_pad(b) == pad && stp_amb_credits(b) == cr &&
+            stp_pbits_upper(b) == upper,
+        "AM header sel %u cat %u nargs %u handler %u pad %u credits %u upper %lx -> %016llx", sel, cat, nargs, handler,
+        pad, cr, (unsigned long)upper, (unsigned long long)b);
+  CHECK(((b ^ (uint64_t)sel) & ~STP_PBITS_IGNORE) == 0, "AM selector match for %016llx", (unsigned long long)b);
+}
+
 int main(void) {
   static const unsigned sels[] = {STP_PSEL_RAR, STP_PSEL_RARAM, STP_PSEL_RARSRC, STP_PSEL_REQRB, STP_PSEL_REQSB,
                                   STP_PSEL_SYS, 0xf};
@@ -55,6 +67,14 @@ int main(void) {
   /* out-of-range inputs are masked to their field, never spill */
   CHECK(stp_pbits(0x1f, 0, 0, 0, 0) == 0xfull, "selector overflow masked");
   CHECK(stp_pbits(0, 0, 0, 0x1ffff, 0) == 0xffff0000ull, "slot overflow masked");
+  for (unsigned cat = 0; cat < 4; cat++)
+    for (unsigned nargs = 0; nargs <= 16; nargs++)
+      for (unsigned h = 0; h < 256; h += 51)
+        for (unsigned pad = 0; pad < 8; pad += 7)
+          for (unsigned cr = 0; cr <= STP_AMB_MAX_CREDITS; cr += 341, n++)
+            am_round_trip(cat & 1 ? STP_PSEL_REQRB : STP_PSEL_REQSB, cat, nargs, h, pad, cr, 0x80000000u + cr);
+  CHECK(stp_amb(0, 0, 0, 0, 0, STP_AMB_MAX_CREDITS + 1, 0) == 0, "credits overflow masked");
+  CHECK(stp_amb(0, 0, 0, 0xff, 0, 0, 0) == 0x7f800ull, "handler field");
   printf("%s: %u round trips, %d failures\n", failures ? "FAIL unit_portals_bits" : "ok unit_portals_bits", n,
          failures);
   return failures ? 1 : 0;

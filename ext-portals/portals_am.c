@@ -1,0 +1,873 @@
+/*
+ * portals_am.c -- the Portals Core: Active Messages natively over ptl (seed
+ * 000 section 4, the `portals` stage), on the Portals conduit's state
+ * (portals_conduit.h) next to the Extended API of portals_ext.c.
+ *
+ * Seed 000 Table 1, the parts this file adds:
+ *   ReqRB   STAGEPORT_AM_REQRB (>= 2) locally managed MDs on AM_PTE,
+ *           selector 0x3: requests are appended (every message a multiple
+ *           of 8 bytes, so padding is the only waste); an MD with less than
+ *           one largest request left goes inactive, ptl unlinks it, and it
+ *           is posted again (before CB) once its UNLINK event is taken --
+ *           by then every request in it has run, or, for an unpacked Long
+ *           still waiting for its payload, has been copied out.  Events to
+ *           AM_EQ.
+ *   CB      the catch-all after the ReqRBs (same selector, truncating, no
+ *           room): a request that finds every ReqRB full means the credits
+ *           promised more than there is; its PUT_END (on SAFE_EQ) is a fatal
+ *           credit-accounting error.
+ *   RARAM   the segment again, on RAR_PTE selector 0x1, events to AM_EQ:
+ *           where unpacked RequestLong payloads land.
+ *   ReqSB   here: one slot per request in flight, posted on AM_PTE selector
+ *           0x4 (remotely managed): the request is built in the slot and
+ *           Put from it, and the reply comes back into it (the slot's offset
+ *           is in the upper 32 match bits).  (The Put/Get bounce buffers are
+ *           the conduit's.)
+ *   RplSB   reply buffers, bound: the source of reply headers.
+ *   AM_EQ   request arrivals only (ReqRB, RARAM, ReqRB unlinks); everything
+ *           else -- reply arrivals, send completions -- is on SAFE_EQ.
+ *
+ * Header (portals_bits.h): category, handler, nargs, payload padding and a
+ * credit field in the match bits; the first two arguments in hdr_data; the
+ * others, a Long's destination (and an unpacked Long's length), then the
+ * payload in the body.  Requests and replies go without ACK; a header's
+ * SEND_END only retires its buffer.
+ *
+ * Longs: packed (payload in the body, copied into place at the target)
+ * up to STAGEPORT_AM_PACKED_MAX; above it the payload is a Put of its own,
+ * by one of two protocols (STAGEPORT_AM_LONG):
+ *   tsr  target-side reassembly (seed 002): payload Put to RARAM and header
+ *        to ReqRB back to back, both tagged with the Long id (the
+ *        requester's ReqSB slot offset); whichever arrives first waits in
+ *        the pending table for the other; the handler runs when both are in;
+ *   pss  put-sync-send: the payload is Put to RAR with an ACK, and the
+ *        header goes once the ACK is back.
+ * RequestLong waits for its payload's local completion (SEND_END) like a
+ * non-bulk put; RequestLongAsync does not.  A ReplyLong's payload goes to
+ * the requester's RARSRC (SAFE_EQ) with the same tag, and the requester
+ * runs the reply handler when both have arrived.
+ *
+ * Deadlock freedom: before a request handler runs, its reply's resources
+ * (an RplSB buffer and two send tokens of the reply pool, apart from the
+ * requests' tokens) are reserved, waiting on SAFE_EQ alone (local
+ * completions); so a reply never waits for anything but its own local
+ * completion, which it also awaits on SAFE_EQ alone, with reply handlers
+ * arriving meanwhile deferred to the next poll.  A handler that sends no
+ * reply gets an implicit one (handler 0), so the requester's slot and
+ * credits always come back.
+ *
+ * Credits (credits/, static mode): a credit is 256 bytes of ReqRB and one
+ * AM_EQ event; a request costs ceil(body / 256) (at least 1) plus 1 for an
+ * unpacked Long's payload event; each peer has an equal share
+ * (STAGEPORT_AM_CREDITS); every reply returns what its request cost, in its
+ * credit field.  ReqRB and AM_EQ are sized so that every credit promised has
+ * its room (STAGEPORT_AM_OVERSPEND=F, a test knob, promises F times more).
+ */
+#include "portals_conduit.h"
+
+#include <stdlib.h>
+
+#include "credits.h"
+
+#define MAX_MEDIUM 8192u
+#define MAX_LONG ((size_t)1 << 20)
+#define HDR_MAX 72u                    /* 14 extra arguments (56) + destination + length */
+#define MSG_MAX (HDR_MAX + MAX_MEDIUM) /* the largest body */
+#define SLOT_SIZE 8320u                /* MSG_MAX rounded up to 64 */
+#define CREDIT_BYTES 256u
+#define NONE UINT32_MAX
+_Static_assert(SLOT_SIZE >= MSG_MAX && SLOT_SIZE % 64 == 0, "a ReqSB slot holds the largest message");
+
+enum { AS_SEND = 1, AS_REPLY = 2 };     /* a request's events still to come */
+enum { RP_HDR = 1, RP_PAY = 2 };        /* a reply's SEND_ENDs still to come */
+
+typedef struct amslot { /* a request in flight: its ReqSB slot */
+  uint8_t need;          /* AS_* */
+  uint8_t hdr_in;        /* the reply header is in (an unpacked ReplyLong may wait for its payload) */
+  uint8_t rpay_in;       /* the ReplyLong payload is in */
+  uint8_t pay_sent;      /* our Long payload is locally complete (SEND_END) */
+  uint8_t pay_acked;     /* ... and acknowledged (put-sync-send) */
+  uint32_t peer;
+  size_t rpay_len;       /* the arrived ReplyLong payload: length and place */
+  void *rpay_dst;
+  uint64_t rbits, rhdr;  /* the reply header as it arrived (its body is in the slot) */
+  size_t rlen;
+  uint32_t next;
+} amslot_t;
+
+typedef struct rpl { /* an RplSB buffer: a reply in flight */
+  uint8_t need;      /* RP_* */
+  ptl_handle_md_t tmpmd;
+  uint32_t next;
+} rpl_t;
+
+typedef struct pend { /* an unpacked Long request with half of it in */
+  uint32_t src, lid;
+  uint8_t have_hdr, have_pay;
+  uint8_t handler, nargs;
+  uint32_t cost;
+  void *dst, *paydst;
+  size_t len, paylen;
+  gasnet_handlerarg_t args[16];
+} pend_t;
+
+typedef struct reqctx { /* what a request handler's token carries */
+  uint32_t src, lid, cost, rpl;
+} reqctx_t;
+
+/* a decoded header */
+typedef struct amhdr {
+  unsigned cat, nargs, handler, credits;
+  gasnet_handlerarg_t args[16];
+  void *dst;
+  size_t len;
+  char *payload;
+} amhdr_t;
+
+typedef struct reqrb {
+  char *mem;
+  ptl_handle_me_t me;
+  ptl_handle_md_t md;
+} reqrb_t;
+
+static struct {
+  ptl_handle_eq_t am_eq;
+  ptl_handle_md_t reqsb, rplsb, cb_md, raram;
+  ptl_handle_me_t reqsb_me, cb_me, raram_me;
+  char *reqsb_mem, *rplsb_mem, *cb_mem;
+  /* requester */
+  amslot_t *slot;
+  uint32_t nslots, free_slot;
+  uint32_t *deferred, ndeferred; /* replies that arrived while a handler ran */
+  /* target */
+  reqrb_t *rb;
+  uint32_t nrb;
+  size_t rb_size;
+  rpl_t *rpl;
+  uint32_t nrpl, free_rpl;
+  long rtokens;                  /* the reply pool of send tokens */
+  pend_t *pend;
+  uint32_t npend, maxpend;
+  uint64_t eq_events;
+  credits_t cr;
+  size_t packed_max;
+  int pss;
+  size_t recv_bytes;
+} pa;
+
+static inline size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* Bytes of a body before its payload. */
+static inline size_t hdr_bytes(unsigned cat, unsigned nargs) {
+  size_t n = nargs > 2 ? round8(4 * (size_t)(nargs - 2)) : 0;
+  if (cat >= STP_AMB_LONG) n += 8;
+  if (cat == STP_AMB_LONG_UNPACKED) n += 8;
+  return n;
+}
+
+/* What a request with this body costs: 256 bytes of ReqRB each (the first
+ * credit covers the first 256 bytes), plus an unpacked Long's payload event. */
+static inline uint32_t cost_of(size_t body, int unpacked) {
+  return credits_cost(&pa.cr, body > CREDIT_BYTES ? body - CREDIT_BYTES : 0) + (unpacked ? 1u : 0u);
+}
+
+static inline unsigned wire_cat(const stp_am_t *am) {
+  if (am->cat == STP_AM_SHORT) return STP_AMB_SHORT;
+  if (am->cat == STP_AM_MEDIUM) return STP_AMB_MEDIUM;
+  return am->nbytes > pa.packed_max ? STP_AMB_LONG_UNPACKED : STP_AMB_LONG;
+}
+
+static inline int api_cat(unsigned wcat) {
+  return wcat == STP_AMB_SHORT ? STP_AM_SHORT : wcat == STP_AMB_MEDIUM ? STP_AM_MEDIUM : STP_AM_LONG;
+}
+
+static inline char *slot_mem(uint32_t si) { return pa.reqsb_mem + (size_t)si * SLOT_SIZE; }
+static inline char *rpl_mem(uint32_t ri) { return pa.rplsb_mem + (size_t)ri * SLOT_SIZE; }
+
+/* ------------------------------------------------------------------ */
+/* the wire                                                            */
+/* ------------------------------------------------------------------ */
+/* Write am's body at buf: extra arguments, destination (Long), length
+ * (unpacked Long), payload (packed), padding.  Returns the body's length;
+ * *pad, *hdr_data for the header. */
+static size_t build(char *buf, const stp_am_t *am, unsigned cat, unsigned *pad, uint64_t *hdr_data) {
+  size_t off = 0;
+  unsigned n = am->nargs;
+  *hdr_data = (uint64_t)(n > 0 ? (uint32_t)am->args[0] : 0) | ((uint64_t)(n > 1 ? (uint32_t)am->args[1] : 0) << 32);
+  *pad = 0;
+  if (n > 2) {
+    memcpy(buf, am->args + 2, 4 * (size_t)(n - 2));
+    off = round8(4 * (size_t)(n - 2));
+  }
+  if (cat >= STP_AMB_LONG) {
+    uint64_t d = (uint64_t)(uintptr_t)am->dst;
+    memcpy(buf + off, &d, 8);
+    off += 8;
+  }
+  if (cat == STP_AMB_LONG_UNPACKED) {
+    uint64_t l = am->nbytes;
+    memcpy(buf + off, &l, 8);
+    return off + 8;
+  }
+  if (am->nbytes) {
+    memcpy(buf + off, am->src, am->nbytes);
+    off += am->nbytes;
+    *pad = (unsigned)(round8(off) - off);
+    memset(buf + off, 0, *pad);
+  }
+  return off + *pad;
+}
+
+/* Decode a header; NULL or what is wrong with it (every field bounded). */
+static const char *decode(uint64_t bits, uint64_t hdr_data, char *body, size_t rlen, amhdr_t *h) {
+  size_t hb, off = 0;
+  h->cat = stp_amb_cat(bits);
+  h->nargs = stp_amb_nargs(bits);
+  h->handler = stp_amb_handler(bits);
+  h->credits = stp_amb_credits(bits);
+  h->dst = NULL;
+  if (h->nargs > 16) return "more than 16 arguments";
+  hb = hdr_bytes(h->cat, h->nargs);
+  if (rlen < hb) return "shorter than its header";
+  h->args[0] = (gasnet_handlerarg_t)(uint32_t)hdr_data;
+  h->args[1] = (gasnet_handlerarg_t)(uint32_t)(hdr_data >> 32);
+  if (h->nargs > 2) {
+    memcpy(h->args + 2, body, 4 * (size_t)(h->nargs - 2));
+    off = round8(4 * (size_t)(h->nargs - 2));
+  }
+  if (h->cat >= STP_AMB_LONG) {
+    uint64_t d;
+    memcpy(&d, body + off, 8);
+    h->dst = (void *)(uintptr_t)d;
+    off += 8;
+  }
+  h->payload = body + hb;
+  if (h->cat == STP_AMB_LONG_UNPACKED) {
+    uint64_t l;
+    memcpy(&l, body + off, 8);
+    if (rlen != hb) return "an unpacked Long header with a body";
+    if (l > MAX_LONG) return "a Long payload over the maximum";
+    h->len = (size_t)l;
+    return NULL;
+  }
+  if (stp_amb_pad(bits) > rlen - hb) return "more padding than body";
+  h->len = rlen - hb - stp_amb_pad(bits);
+  if (h->len > MAX_MEDIUM) return "a payload over the maximum";
+  if (h->cat == STP_AMB_SHORT && h->len) return "a Short with a payload";
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* replies (target side)                                               */
+/* ------------------------------------------------------------------ */
+static void rpl_free(uint32_t ri) {
+  pa.rpl[ri].next = pa.free_rpl;
+  pa.free_rpl = ri;
+}
+
+/* The resources of a worst-case reply, before a request handler runs: an
+ * RplSB buffer and two reply tokens.  Waits on SAFE_EQ alone: what comes
+ * back there are local completions of earlier replies. */
+static uint32_t reserve_reply(void) {
+  unsigned spins = 0;
+  uint32_t ri;
+  while (STP_UNLIKELY(pa.free_rpl == NONE || pa.rtokens < 2)) {
+    stp_pc_poll();
+    if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(&spins);
+  }
+  ri = pa.free_rpl;
+  pa.free_rpl = pa.rpl[ri].next;
+  pa.rtokens -= 2;
+  pa.rpl[ri].need = 0;
+  pa.rpl[ri].tmpmd = PTL_INVALID_HANDLE;
+  return ri;
+}
+
+static void send_reply(reqctx_t *c, const stp_am_t *am) {
+  rpl_t *r = &pa.rpl[c->rpl];
+  char *buf = rpl_mem(c->rpl);
+  unsigned cat = wire_cat(am), pad;
+  uint64_t hdr;
+  size_t len = build(buf, am, cat, &pad, &hdr);
+  unsigned credits = credits_piggyback(&pa.cr, c->src, c->cost);
+  r->need = RP_HDR;
+  if (cat == STP_AMB_LONG_UNPACKED) {
+    ptl_handle_md_t md = stp_pc.rarsrc;
+    ptl_size_t off;
+    r->need |= RP_PAY;
+    if (stp_pc_in_segment(am->src, am->nbytes)) {
+      off = (ptl_size_t)((const char *)am->src - stp_pc.seg);
+    } else { /* a TMPMD: binding never waits */
+      ptl_md_t d;
+      memset(&d, 0, sizeof(d));
+      d.start = (void *)am->src;
+      d.length = am->nbytes;
+      d.threshold = PTL_MD_THRESH_INF;
+      d.options = PTL_MD_EVENT_START_DISABLE;
+      d.eq_handle = stp_pc.safe_eq;
+      stp_pc_check(PtlMDBind(stp_pc.ni, d, PTL_RETAIN, &r->tmpmd), "binding a TMPMD for a ReplyLong payload");
+      md = r->tmpmd;
+      off = 0;
+    }
+    stp_pc_check(PtlPutRegion(md, off, am->nbytes, PTL_NO_ACK_REQ, stp_pc_target(c->src), STP_PC_RAR_PTE, 0,
+                              stp_pbits(STP_PSEL_RARSRC, STP_POP_AM_RPAY, 0, c->rpl, c->lid),
+                              stp_pc_roff(c->src, am->dst), c->lid),
+                 "PtlPutRegion (ReplyLong payload)");
+  } else {
+    pa.rtokens++; /* no payload Put: its token back */
+  }
+  stp_pc_check(PtlPutRegion(pa.rplsb, (ptl_size_t)c->rpl * SLOT_SIZE, len, PTL_NO_ACK_REQ, stp_pc_target(c->src),
+                            STP_PC_AM_PTE, 0, stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, c->lid),
+                            c->lid, hdr),
+               "PtlPutRegion (AM reply)");
+  if (cat == STP_AMB_LONG_UNPACKED) { /* the source is the caller's again only at local completion */
+    unsigned spins = 0;
+    while (r->need & RP_PAY) {
+      stp_pc_poll(); /* SAFE_EQ only: never request handlers (reply handlers are deferred) */
+      if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(&spins);
+    }
+  }
+}
+
+static int pam_reply(stp_token_t *token, const stp_am_t *am) {
+  send_reply(token->core, am);
+  return GASNET_OK;
+}
+
+/* Run a request handler, its reply's resources reserved first; reply
+ * implicitly if it did not. */
+static void run_request(uint32_t src, uint32_t lid, uint32_t cost, unsigned handler, unsigned cat,
+                        const gasnet_handlerarg_t *args, unsigned nargs, void *buf, size_t len) {
+  static const gasnet_handlerarg_t none[1];
+  reqctx_t c = {src, lid, cost, reserve_reply()};
+  stp_token_t tok = {(gasnet_node_t)src, 1, 0, &c};
+  stp_am_run(&tok, (gasnet_handler_t)handler, api_cat(cat), args, (int)nargs, buf, len);
+  if (!tok.replied) {
+    stp_am_t implicit = {STP_AM_SHORT, 0, 0, 0, none, NULL, 0, NULL};
+    send_reply(&c, &implicit);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* request arrivals (AM_EQ)                                            */
+/* ------------------------------------------------------------------ */
+static pend_t *pend_find(uint32_t src, uint32_t lid) {
+  for (uint32_t i = 0; i < pa.npend; i++)
+    if (pa.pend[i].src == src && pa.pend[i].lid == lid) return &pa.pend[i];
+  return NULL;
+}
+
+static pend_t *pend_new(uint32_t src, uint32_t lid) {
+  pend_t *p;
+  if (STP_UNLIKELY(pa.npend == pa.maxpend))
+    stp_fatal("AM flow control: more unpacked Longs half-arrived than the credits allow (%u): credit accounting is "
+              "broken", pa.maxpend);
+  p = &pa.pend[pa.npend++];
+  memset(p, 0, sizeof(*p));
+  p->src = src;
+  p->lid = lid;
+  return p;
+}
+
+static void pend_free(pend_t *p) { *p = pa.pend[--pa.npend]; }
+
+static void run_pending(pend_t *p) {
+  pend_t q = *p;
+  if (STP_UNLIKELY(q.paydst != q.dst || q.paylen != q.len))
+    stp_fatal("AM Long from node %u: the header names %zu bytes at %p, the payload arrived as %zu bytes at %p",
+              (unsigned)q.src, q.len, q.dst, q.paylen, q.paydst);
+  pend_free(p);
+  run_request(q.src, q.lid, q.cost, q.handler, STP_AMB_LONG_UNPACKED, q.args, q.nargs, q.dst, q.len);
+}
+
+static void request_arrived(const ptl_event_t *ev) {
+  uint32_t src = ev->initiator.nid, lid = stp_pbits_upper(ev->match_bits), cost;
+  char *body = (char *)ev->md.start + ev->offset;
+  amhdr_t h;
+  const char *bad;
+  if (STP_UNLIKELY(src >= stp.nodes || ev->mlength != ev->rlength))
+    stp_fatal("AM request from node %u: %zu of %zu bytes received", (unsigned)src, (size_t)ev->mlength,
+              (size_t)ev->rlength);
+  if (STP_UNLIKELY((bad = decode(ev->match_bits, ev->hdr_data, body, ev->rlength, &h)) != NULL))
+    stp_fatal("AM request from node %u: a malformed header (%s)", (unsigned)src, bad);
+  cost = cost_of(ev->rlength, h.cat == STP_AMB_LONG_UNPACKED);
+  if (STP_UNLIKELY(credits_arrived(&pa.cr, src, cost) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u sent more requests than its credits allow: %s", (unsigned)src,
+              credits_error(&pa.cr));
+  if (h.cat >= STP_AMB_LONG && STP_UNLIKELY(!stp_in_my_segment(h.dst, h.len)))
+    stp_bad_address("AM Long destination", (gasnet_node_t)src, h.dst, h.len);
+  if (h.cat == STP_AMB_LONG_UNPACKED && !pa.pss) {
+    pend_t *p = pend_find(src, lid);
+    if (!p) { /* the payload is still on its way: keep the header (the ReqRB may be reused) */
+      p = pend_new(src, lid);
+      p->have_hdr = 1;
+    }
+    p->handler = (uint8_t)h.handler;
+    p->nargs = (uint8_t)h.nargs;
+    p->cost = cost;
+    p->dst = h.dst;
+    p->len = h.len;
+    memcpy(p->args, h.args, sizeof(h.args));
+    if (p->have_pay) run_pending(p);
+    return;
+  }
+  if (h.cat == STP_AMB_LONG && h.len) memcpy(h.dst, h.payload, h.len); /* packed: into place */
+  if (h.cat >= STP_AMB_LONG) h.payload = h.dst; /* (put-sync-send: the payload is there already) */
+  run_request(src, lid, cost, h.handler, h.cat, h.args, h.nargs, h.cat == STP_AMB_SHORT ? NULL : h.payload, h.len);
+}
+
+static void payload_arrived(const ptl_event_t *ev) {
+  uint32_t src = ev->initiator.nid, lid = (uint32_t)ev->hdr_data;
+  pend_t *p = pend_find(src, lid);
+  if (!p) {
+    p = pend_new(src, lid);
+    p->have_pay = 1;
+    p->paydst = stp_pc.seg + ev->offset;
+    p->paylen = ev->mlength;
+    return;
+  }
+  p->have_pay = 1;
+  p->paydst = stp_pc.seg + ev->offset;
+  p->paylen = ev->mlength;
+  run_pending(p);
+}
+
+/* Post ReqRB i: at the end of the list the first time, before CB after. */
+static void reqrb_post(uint32_t i, int relink) {
+  ptl_process_id_t any = {PTL_NID_ANY, PTL_PID_ANY};
+  ptl_md_t md;
+  memset(&md, 0, sizeof(md));
+  md.start = pa.rb[i].mem;
+  md.length = pa.rb_size;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.max_size = MSG_MAX;
+  md.options = PTL_MD_OP_PUT | PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE;
+  md.user_ptr = (void *)(uintptr_t)i;
+  md.eq_handle = pa.am_eq;
+  if (relink)
+    stp_pc_check(PtlMEMDPost(stp_pc.ni, pa.cb_me, any, STP_PSEL_REQRB, STP_PBITS_IGNORE, PTL_UNLINK, PTL_INS_BEFORE, md,
+                             PTL_UNLINK, &pa.rb[i].me, &pa.rb[i].md, pa.am_eq),
+                 "relinking a ReqRB");
+  else
+    stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_REQRB, STP_PBITS_IGNORE, PTL_UNLINK, PTL_INS_AFTER, md,
+                         PTL_UNLINK, &pa.rb[i].me, &pa.rb[i].md),
+                 "posting a ReqRB");
+}
+
+static void am_eq_event(const ptl_event_t *ev) {
+  if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK))
+    stp_fatal("Portals Core: a %s event from node %u failed in the network", PtlEventKindStr(ev->type),
+              (unsigned)ev->initiator.nid);
+  if (ev->type == PTL_EVENT_UNLINK) { /* a full ReqRB: every request in it is handled or copied out */
+    uintptr_t i = (uintptr_t)ev->md.user_ptr;
+    if (STP_UNLIKELY(i >= pa.nrb)) stp_fatal("Portals Core: UNLINK of an unknown ReqRB");
+    reqrb_post((uint32_t)i, 1);
+    return;
+  }
+  if (STP_UNLIKELY(ev->type != PTL_EVENT_PUT_END))
+    stp_fatal("Portals Core: unexpected %s event in AM_EQ", PtlEventKindStr(ev->type));
+  if (stp_pbits_sel(ev->match_bits) == STP_PSEL_RARAM) payload_arrived(ev);
+  else request_arrived(ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* requester side: SAFE_EQ events of our AMs                           */
+/* ------------------------------------------------------------------ */
+static void slot_done(uint32_t si, uint8_t what) {
+  amslot_t *s = &pa.slot[si];
+  s->need &= (uint8_t)~what;
+  if (!s->need) {
+    s->next = pa.free_slot;
+    pa.free_slot = si;
+  }
+}
+
+/* Run the handler of a complete reply (its header, and an unpacked Long's
+ * payload), then retire the request. */
+static void run_reply(uint32_t si) {
+  amslot_t *s = &pa.slot[si];
+  amhdr_t h;
+  stp_token_t tok = {(gasnet_node_t)s->peer, 0, 0, NULL};
+  void *buf = NULL;
+  decode(s->rbits, s->rhdr, slot_mem(si), s->rlen, &h); /* checked when it arrived */
+  if (h.cat == STP_AMB_LONG_UNPACKED) {
+    if (STP_UNLIKELY(s->rpay_dst != h.dst || s->rpay_len != h.len))
+      stp_fatal("AM ReplyLong from node %u: the header names %zu bytes at %p, the payload arrived as %zu bytes at %p",
+                (unsigned)s->peer, h.len, h.dst, s->rpay_len, s->rpay_dst);
+    buf = h.dst;
+  } else {
+    stp_pc.tokens++; /* the token kept for a ReplyLong payload */
+    if (h.cat == STP_AMB_LONG) {
+      if (h.len) memcpy(h.dst, h.payload, h.len);
+      buf = h.dst;
+    } else if (h.cat == STP_AMB_MEDIUM) {
+      buf = h.payload;
+    }
+  }
+  if (h.handler) /* 0: the implicit reply of a handler that sent none */
+    stp_am_run(&tok, (gasnet_handler_t)h.handler, api_cat(h.cat), h.args, (int)h.nargs, buf, h.len);
+  slot_done(si, AS_REPLY);
+}
+
+/* A reply is complete: run it now, or after the request handler that is
+ * running (a ReplyLong stalled for local completion polls SAFE_EQ). */
+static void reply_ready(uint32_t si) {
+  if (STP_UNLIKELY(stp.in_handler)) pa.deferred[pa.ndeferred++] = si;
+  else run_reply(si);
+}
+
+/* The slot a reply names, checked: it must be a request of ours to that
+ * node, still waiting for its reply. */
+static uint32_t reply_slot(uint64_t off, uint32_t from, const char *what) {
+  uint32_t si = (uint32_t)(off / SLOT_SIZE);
+  if (STP_UNLIKELY(off % SLOT_SIZE || si >= pa.nslots || !(pa.slot[si].need & AS_REPLY) || pa.slot[si].peer != from))
+    stp_fatal("AM %s from node %u names ReqSB offset %llu, which is no request of ours to it", what, (unsigned)from,
+              (unsigned long long)off);
+  return si;
+}
+
+static void reply_arrived(const ptl_event_t *ev) {
+  uint32_t from = ev->initiator.nid, si = reply_slot(ev->offset, from, "reply");
+  amslot_t *s = &pa.slot[si];
+  amhdr_t h;
+  const char *bad = decode(ev->match_bits, ev->hdr_data, slot_mem(si), ev->mlength, &h);
+  if (STP_UNLIKELY(bad || s->hdr_in || ev->mlength != ev->rlength))
+    stp_fatal("AM reply from node %u: a malformed header (%s)", (unsigned)from, bad ? bad : "twice, or truncated");
+  if (h.credits && STP_UNLIKELY(credits_returned(&pa.cr, from, h.credits) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)from, credits_error(&pa.cr));
+  if (h.cat >= STP_AMB_LONG && STP_UNLIKELY(!stp_in_my_segment(h.dst, h.len)))
+    stp_bad_address("AM ReplyLong destination", (gasnet_node_t)from, h.dst, h.len);
+  s->hdr_in = 1;
+  s->rbits = ev->match_bits;
+  s->rhdr = ev->hdr_data;
+  s->rlen = ev->mlength;
+  if (h.cat != STP_AMB_LONG_UNPACKED || s->rpay_in) reply_ready(si);
+}
+
+static void reply_payload_arrived(const ptl_event_t *ev) {
+  uint32_t from = ev->initiator.nid, si = reply_slot((uint32_t)ev->hdr_data, from, "ReplyLong payload");
+  amslot_t *s = &pa.slot[si];
+  if (STP_UNLIKELY(s->rpay_in)) stp_fatal("AM ReplyLong payload from node %u arrived twice", (unsigned)from);
+  s->rpay_in = 1;
+  s->rpay_dst = stp_pc.seg + ev->offset;
+  s->rpay_len = ev->mlength;
+  if (s->hdr_in) reply_ready(si);
+}
+
+static void rpl_done(uint32_t ri, uint8_t what) {
+  rpl_t *r;
+  if (STP_UNLIKELY(ri >= pa.nrpl)) stp_fatal("Portals Core: a reply's SEND_END names RplSB buffer %u", (unsigned)ri);
+  r = &pa.rpl[ri];
+  pa.rtokens++;
+  if ((what & RP_PAY) && r->tmpmd != PTL_INVALID_HANDLE) {
+    stp_pc_check(PtlMDUnlink(r->tmpmd), "unlinking a TMPMD");
+    r->tmpmd = PTL_INVALID_HANDLE;
+  }
+  r->need &= (uint8_t)~what;
+  if (!r->need) rpl_free(ri);
+}
+
+/* The conduit hands over every SAFE_EQ event of selector RARSRC and up,
+ * and every arrival. */
+static void pam_event(const ptl_event_t *ev) {
+  unsigned sel = stp_pbits_sel(ev->match_bits);
+  if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK))
+    stp_fatal("Portals Core: an AM %s to/from node %u failed (%s)", PtlEventKindStr(ev->type),
+              (unsigned)ev->initiator.nid, ev->ni_fail_type == PTLX_NI_DROPPED ? "dropped by the target" : "network");
+  if (ev->type == PTL_EVENT_SEND_END) {
+    if (sel == STP_PSEL_REQRB) { /* a request header left: the slot waits for its reply now */
+      uint32_t si = (uint32_t)(ev->offset / SLOT_SIZE);
+      stp_pc.tokens++;
+      if (STP_UNLIKELY(si >= pa.nslots || !(pa.slot[si].need & AS_SEND)))
+        stp_fatal("Portals Core: a SEND_END for ReqSB offset %llu, no request", (unsigned long long)ev->offset);
+      slot_done(si, AS_SEND);
+    } else if (sel == STP_PSEL_REQSB) {
+      rpl_done((uint32_t)(ev->offset / SLOT_SIZE), RP_HDR);
+    } else if (sel == STP_PSEL_RARSRC) {
+      rpl_done(stp_pbits_slot(ev->match_bits), RP_PAY);
+    } else {
+      stp_fatal("Portals Core: a SEND_END with selector %u in SAFE_EQ", sel);
+    }
+    return;
+  }
+  if (STP_UNLIKELY(ev->type != PTL_EVENT_PUT_END))
+    stp_fatal("Portals Core: unexpected %s event in SAFE_EQ", PtlEventKindStr(ev->type));
+  if (sel == STP_PSEL_REQRB)
+    stp_fatal("AM flow control: a %zu-byte request from node %u found every ReqRB full and fell to the catch-all "
+              "(CB): the credits promised more ReqRB space (%u x %zu bytes) or AM_EQ events than there is -- credit "
+              "accounting is broken%s",
+              (size_t)ev->rlength, (unsigned)ev->initiator.nid, pa.nrb, pa.rb_size,
+              getenv("STAGEPORT_AM_OVERSPEND") ? " (STAGEPORT_AM_OVERSPEND is set)" : "");
+  stp_pc.tokens++; /* kept by the request for this arrival */
+  if (sel == STP_PSEL_REQSB) reply_arrived(ev);
+  else if (sel == STP_PSEL_RARSRC) reply_payload_arrived(ev);
+  else stp_fatal("Portals Core: a PUT_END with selector %u in SAFE_EQ", sel);
+}
+
+/* pc slot callbacks: our Long payload's SEND_END / ACK */
+static void payload_sent(stp_pc_slot_t *ps) { ((amslot_t *)ps->owner)->pay_sent = 1; }
+static void payload_acked(stp_pc_slot_t *ps) { ((amslot_t *)ps->owner)->pay_acked = 1; }
+
+/* ------------------------------------------------------------------ */
+/* requests                                                            */
+/* ------------------------------------------------------------------ */
+static uint32_t slot_get(gasnet_node_t dest) {
+  unsigned spins = 0;
+  uint32_t si;
+  amslot_t *s;
+  /* three SAFE_EQ events: this header's SEND_END, the reply, a ReplyLong payload */
+  while (STP_UNLIKELY(pa.free_slot == NONE || stp_pc.tokens < 3)) stp_wait_step(&spins);
+  stp_pc.tokens -= 3;
+  si = pa.free_slot;
+  s = &pa.slot[si];
+  pa.free_slot = s->next;
+  s->need = AS_SEND | AS_REPLY;
+  s->hdr_in = s->rpay_in = s->pay_sent = s->pay_acked = 0;
+  s->peer = dest;
+  return si;
+}
+
+/* An unpacked Long's payload, by the selected protocol. */
+static void send_payload(gasnet_node_t dest, const stp_am_t *am, amslot_t *as, uint32_t lid) {
+  unsigned op = pa.pss ? STP_POP_AM_PSS : STP_POP_AM_TSR, spins = 0;
+  uint32_t si = stp_pc_slot_get(as, op, dest, pa.pss ? STP_PC_NEED_SEND | STP_PC_NEED_DONE : STP_PC_NEED_SEND);
+  stp_pc_slot_t *ps = &stp_pc.slot[si];
+  ptl_size_t off;
+  ptl_handle_md_t md = stp_pc_local_md(ps, (void *)am->src, am->nbytes, &off);
+  if (ps->bounce != STP_PC_NO_BOUNCE) { /* copied: locally complete now */
+    memcpy(stp_pc.bounce + off, am->src, am->nbytes);
+    as->pay_sent = 1;
+  }
+  stp_pc_check(PtlPutRegion(md, off, am->nbytes, pa.pss ? PTL_ACK_REQ : PTL_NO_ACK_REQ, stp_pc_target(dest),
+                            STP_PC_RAR_PTE, 0, stp_pbits(pa.pss ? STP_PSEL_RAR : STP_PSEL_RARAM, op, 0, si, 0),
+                            stp_pc_roff(dest, am->dst), lid),
+               "PtlPutRegion (AM Long payload)");
+  if (pa.pss) { /* put-sync-send: the header goes once the payload is in place */
+    while (!as->pay_acked) stp_wait_step(&spins);
+  }
+}
+
+static int pam_request(gasnet_node_t dest, const stp_am_t *am) {
+  unsigned cat = wire_cat(am), pad;
+  int unpacked = cat == STP_AMB_LONG_UNPACKED;
+  size_t body = hdr_bytes(cat, am->nargs) + (unpacked ? 0 : round8(am->nbytes)), len;
+  uint32_t cost = cost_of(body, unpacked), si, lid;
+  uint64_t hdr;
+  amslot_t *as;
+  if (STP_UNLIKELY(am->nbytes > (am->cat == STP_AM_LONG ? MAX_LONG : (size_t)MAX_MEDIUM) || am->nargs > 16))
+    stp_fatal("AM request to node %u: %zu bytes and %u arguments, over the maximum", (unsigned)dest, am->nbytes,
+              (unsigned)am->nargs);
+  if (STP_UNLIKELY(credits_charge(&pa.cr, dest, cost) != CREDITS_OK)) {
+    unsigned spins = 0;
+    int rc;
+    while ((rc = credits_charge(&pa.cr, dest, cost)) == CREDITS_EAGAIN) stp_wait_step(&spins); /* serving others */
+    if (rc != CREDITS_OK)
+      stp_fatal("AM flow control: a request of %u credits to node %u can never be paid for", cost, (unsigned)dest);
+  }
+  si = slot_get(dest);
+  as = &pa.slot[si];
+  lid = si * SLOT_SIZE;
+  len = build(slot_mem(si), am, cat, &pad, &hdr);
+  if (unpacked) send_payload(dest, am, as, lid);
+  stp_pc_check(PtlPutRegion(pa.reqsb, lid, len, PTL_NO_ACK_REQ, stp_pc_target(dest), STP_PC_AM_PTE, 0,
+                            stp_amb(STP_PSEL_REQRB, cat, am->nargs, am->handler, pad, 0, lid), 0, hdr),
+               "PtlPutRegion (AM request)");
+  if (unpacked && !am->async) { /* like a non-bulk put: the source is the caller's again */
+    unsigned spins = 0;
+    while (!as->pay_sent) stp_wait_step(&spins);
+  }
+  return GASNET_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* poll                                                                */
+/* ------------------------------------------------------------------ */
+static int pam_poll(void) {
+  ptl_event_t ev;
+  int n = 0, rc;
+  while (STP_UNLIKELY(pa.ndeferred)) {
+    uint32_t si = pa.deferred[0];
+    memmove(pa.deferred, pa.deferred + 1, --pa.ndeferred * sizeof(*pa.deferred));
+    run_reply(si);
+    n++;
+  }
+  while (n < 64 && (rc = PtlEQGet(pa.am_eq, &ev)) != PTL_EQ_EMPTY) {
+    if (STP_UNLIKELY(rc != PTL_OK))
+      stp_fatal("Portals Core: PtlEQGet(AM_EQ): %s%s", PtlErrorStr(rc),
+                rc == PTL_EQ_DROPPED ? " (request events were lost: credit accounting is broken)" : "");
+    am_eq_event(&ev);
+    n++;
+  }
+  return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* setup and teardown                                                  */
+/* ------------------------------------------------------------------ */
+static void *xalloc(size_t n) {
+  void *p = NULL;
+  if (n && PtlXMemAlloc(stp_pc.ni, n, &p) != PTL_OK) stp_fatal("gasnet_attach: cannot allocate %zu bytes for AMs", n);
+  return p;
+}
+
+static int pam_attach(void) {
+  ptl_process_id_t any = {PTL_NID_ANY, PTL_PID_ANY};
+  const char *proto = getenv("STAGEPORT_AM_LONG");
+  uint64_t share = stp_env_u64("STAGEPORT_AM_CREDITS", 64);
+  uint64_t over = stp_env_u64("STAGEPORT_AM_OVERSPEND", 1);
+  uint64_t nrb = stp_env_u64("STAGEPORT_AM_REQRB", 2);
+  uint64_t nslots = stp_env_u64("STAGEPORT_AM_SLOTS", 128);
+  uint64_t nrpl = stp_env_u64("STAGEPORT_AM_RPLSB", 16);
+  uint64_t packed = stp_env_u64("STAGEPORT_AM_PACKED_MAX", 2048);
+  uint32_t nodes = stp.nodes, maxcost;
+  uint64_t capacity;
+  credits_cfg_t cfg = {0};
+  ptl_md_t md;
+
+  if (!proto || !*proto || !strcmp(proto, "tsr")) pa.pss = 0;
+  else if (!strcmp(proto, "pss")) pa.pss = 1;
+  else stp_fatal("STAGEPORT_AM_LONG=\"%s\": use tsr (target-side reassembly) or pss (put-sync-send)", proto);
+  if (nrb < 2 || nrb > 64) stp_fatal("STAGEPORT_AM_REQRB=%" PRIu64 ": 2..64 request buffers", nrb);
+  if (nslots < 1 || nslots > 65536) stp_fatal("STAGEPORT_AM_SLOTS=%" PRIu64 ": 1..65536", nslots);
+  if (nrpl < 1 || nrpl > 4096) stp_fatal("STAGEPORT_AM_RPLSB=%" PRIu64 ": 1..4096", nrpl);
+  if (packed > MAX_MEDIUM) stp_fatal("STAGEPORT_AM_PACKED_MAX=%" PRIu64 ": at most %u", packed, MAX_MEDIUM);
+  if (over < 1 || over > 64) stp_fatal("STAGEPORT_AM_OVERSPEND=%" PRIu64 ": 1..64", over);
+  pa.packed_max = (size_t)packed;
+  pa.nslots = (uint32_t)nslots;
+  pa.nrpl = (uint32_t)nrpl;
+  pa.nrb = (uint32_t)nrb;
+
+  /* credits: equal shares; the largest request must fit one */
+  cfg.npeers = nodes;
+  cfg.mode = CREDITS_STATIC;
+  cfg.unit_bytes = CREDIT_BYTES;
+  pa.cr.cfg.unit_bytes = CREDIT_BYTES; /* cost_of() before credits_init */
+  maxcost = cost_of(MSG_MAX, 0);
+  if (share < maxcost || share * over > STP_AMB_MAX_CREDITS)
+    stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": %u..%u credits per peer (the largest request costs %u; a reply's "
+              "field returns at most %u)",
+              share, maxcost, STP_AMB_MAX_CREDITS / (unsigned)over, maxcost, STP_AMB_MAX_CREDITS);
+  cfg.grant = (uint32_t)(share * over); /* the overspend knob promises more than ReqRB and AM_EQ hold */
+  cfg.max_grant = STP_AMB_MAX_CREDITS;
+  cfg.max_cost = maxcost;
+  cfg.batch = 1; /* (unused: every request gets a reply that returns its cost) */
+  if (credits_init(&pa.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&pa.cr));
+  capacity = share * nodes; /* what this node can really receive */
+
+  /* AM_EQ: one event per credit, plus the ReqRBs' UNLINKs */
+  pa.eq_events = capacity + nrb + 8;
+  stp_pc_check(PtlEQAlloc(stp_pc.ni, pa.eq_events, PTL_EQ_HANDLER_NONE, &pa.am_eq), "allocating AM_EQ");
+
+  /* RARAM: the segment, for unpacked RequestLong payloads, events to AM_EQ */
+  memset(&md, 0, sizeof(md));
+  md.start = stp_pc.seg;
+  md.length = stp_pc.seglen;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = pa.am_eq;
+  if (stp_pc.seg)
+    stp_pc_check(PtlPost(stp_pc.ni, STP_PC_RAR_PTE, any, STP_PSEL_RARAM, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER,
+                         md, PTL_RETAIN, &pa.raram_me, &pa.raram),
+                 "posting RARAM");
+
+  /* ReqRB: every credit's 256 bytes in each buffer, plus one largest request */
+  pa.rb_size = round8((size_t)capacity * CREDIT_BYTES + MSG_MAX);
+  pa.rb = calloc(pa.nrb, sizeof(*pa.rb));
+  if (!pa.rb) stp_fatal("gasnet_attach: out of memory");
+  for (uint32_t i = 0; i < pa.nrb; i++) {
+    pa.rb[i].mem = xalloc(pa.rb_size);
+    reqrb_post(i, 0);
+  }
+  /* CB: takes what misses every ReqRB, keeps nothing, tells SAFE_EQ */
+  pa.cb_mem = xalloc(64);
+  memset(&md, 0, sizeof(md));
+  md.start = pa.cb_mem;
+  md.length = 8;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE | PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = stp_pc.safe_eq;
+  stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_REQRB, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
+                       PTL_RETAIN, &pa.cb_me, &pa.cb_md),
+               "posting CB");
+
+  /* ReqSB: request slots that receive their replies */
+  pa.reqsb_mem = xalloc((size_t)pa.nslots * SLOT_SIZE);
+  memset(&md, 0, sizeof(md));
+  md.start = pa.reqsb_mem;
+  md.length = (ptl_size_t)pa.nslots * SLOT_SIZE;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = stp_pc.safe_eq;
+  stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_REQSB, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
+                       PTL_RETAIN, &pa.reqsb_me, &pa.reqsb),
+               "posting ReqSB");
+  pa.slot = calloc(pa.nslots, sizeof(*pa.slot));
+  pa.deferred = malloc(pa.nslots * sizeof(*pa.deferred));
+  if (!pa.slot || !pa.deferred) stp_fatal("gasnet_attach: out of memory");
+  for (uint32_t i = 0; i < pa.nslots; i++) pa.slot[i].next = i + 1 < pa.nslots ? i + 1 : NONE;
+  pa.free_slot = 0;
+
+  /* RplSB: reply buffers, and their own send tokens (carved from SAFE_EQ's) */
+  pa.rplsb_mem = xalloc((size_t)pa.nrpl * SLOT_SIZE);
+  memset(&md, 0, sizeof(md));
+  md.start = pa.rplsb_mem;
+  md.length = (ptl_size_t)pa.nrpl * SLOT_SIZE;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = stp_pc.safe_eq;
+  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &pa.rplsb), "binding RplSB");
+  pa.rpl = calloc(pa.nrpl, sizeof(*pa.rpl));
+  if (!pa.rpl) stp_fatal("gasnet_attach: out of memory");
+  for (uint32_t i = 0; i < pa.nrpl; i++) pa.rpl[i].next = i + 1 < pa.nrpl ? i + 1 : NONE;
+  pa.free_rpl = 0;
+  pa.rtokens = 2 * (long)pa.nrpl;
+  if (stp_pc.tokens < pa.rtokens + 8)
+    stp_fatal("gasnet_attach: SAFE_EQ (STAGEPORT_PTL_SAFE_EQ=%ld events) is too small for %u reply buffers and "
+              "requests; at least %ld",
+              stp_pc.tokens, pa.nrpl, pa.rtokens + 8);
+  stp_pc.tokens -= pa.rtokens;
+
+  /* unpacked Longs half-arrived: each holds two credits at least */
+  pa.maxpend = (uint32_t)(capacity * over / 2 + 1);
+  pa.pend = calloc(pa.maxpend, sizeof(*pa.pend));
+  if (!pa.pend) stp_fatal("gasnet_attach: out of memory");
+
+  stp_pc.am_event = pam_event;
+  stp_pc.sent[STP_POP_AM_TSR] = payload_sent;
+  stp_pc.sent[STP_POP_AM_PSS] = payload_sent;
+  stp_pc.done[STP_POP_AM_PSS] = payload_acked;
+  {
+    ptl_interface_t mode = PTLX_IFACE_HOST;
+    PtlXNIMode(stp_pc.ni, &mode);
+    /* AM_EQ's ring (twice in offload mode: the progress thread's ring), the ReqRBs, the pending table */
+    pa.recv_bytes = (size_t)pa.nrb * pa.rb_size + (size_t)pa.maxpend * sizeof(pend_t) +
+                    (mode == PTLX_IFACE_OFFLOAD ? 2 : 1) * sizeof(ptl_event_t) * (size_t)pa.eq_events;
+  }
+  return GASNET_OK;
+}
+
+static void pam_detach(void) {
+  /* every peer agreed to exit; the NI (closed by the network) takes the entries and MDs */
+  stp_pc.am_event = NULL;
+  free(pa.slot);
+  free(pa.deferred);
+  free(pa.rb);
+  free(pa.rpl);
+  free(pa.pend);
+  credits_fini(&pa.cr);
+}
+
+static size_t pam_recv_bytes(void) { return pa.recv_bytes; }
+
+const stp_core_ops_t stp_core_portals_ops = {
+    .name = "core-portals",
+    .attach = pam_attach,
+    .detach = pam_detach,
+    .max_medium = MAX_MEDIUM,
+    .max_long_request = MAX_LONG,
+    .max_long_reply = MAX_LONG,
+    .request = pam_request,
+    .reply = pam_reply,
+    .poll = pam_poll,
+    .recv_bytes = pam_recv_bytes,
+};
