@@ -122,11 +122,19 @@ static void init_waitmode(void) {
   gasnet_set_waitmode(mode);
 }
 
+/* Exit notices travel over the network once every node is attached, if it
+ * has a channel of its own (then a running job makes no MPI calls), else
+ * over the bootstrap's. */
+static int net_notices(void) { return stp.attached && stp.net && stp.net->exit_take; }
+static int take_notice(int *code) {
+  return net_notices() ? stp.net->exit_take(code) : stp_boot_mpi_exit_take(code);
+}
+
 /* The exit hook of the progress path: take peers' notices (every 64
  * polls), and join a pending exit unless a handler is running. */
 static void exit_hook(void) {
   int code;
-  if (!life.exiting && stp_boot_mpi_exit_take(&code)) {
+  if (!life.exiting && take_notice(&code)) {
     if (!life.notices++) stp.exit_code = code; /* the first code wins */
     stp.exit_pending = 1;
   }
@@ -381,11 +389,13 @@ static void lifecycle_exit(int code, int how) {
   fflush(stdout);
   fflush(stderr);
 
-  stp_boot_mpi_exit_notify(code);
+  if (net_notices()) stp.net->exit_notify(code);
+  else stp_boot_mpi_exit_notify(code);
   wait_s = stp_env_u64("STAGEPORT_EXIT_TIMEOUT", 2);
   deadline = now_sec() + (double)wait_s;
   while (life.notices < peers && now_sec() < deadline) {
-    if (stp_boot_mpi_exit_take(&pcode)) life.notices++;
+    /* both channels: a peer that exited before it attached used the bootstrap's */
+    if (take_notice(&pcode) || (net_notices() && stp_boot_mpi_exit_take(&pcode))) life.notices++;
     else sched_yield();
   }
   if (life.notices < peers) {

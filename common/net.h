@@ -30,6 +30,11 @@
  *    memory it provided.
  *  - poll(): the network's own progress (completion events), run on every
  *    library poll after the Core's; never blocks.  NULL if it has none.
+ *  - exit_notify(code) / exit_take(&code): the exit protocol's notices
+ *    between attached nodes over the network itself (seed 000's SYS), so
+ *    that a running job makes no bootstrap (MPI) calls: notify sends code
+ *    to every peer without waiting; take returns 1 and a peer's code when
+ *    one has arrived.  NULL: the bootstrap's notice channel.
  */
 #ifndef STP_NET_H
 #define STP_NET_H
@@ -61,6 +66,8 @@ typedef struct stp_net_ops {
   int (*segment)(uintptr_t size, void **base);
   void (*close)(void);
   int (*poll)(void);
+  void (*exit_notify)(int code);
+  int (*exit_take)(int *code);
 } stp_net_ops_t;
 
 #endif /* STP_NET_H */

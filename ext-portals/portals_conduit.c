@@ -58,6 +58,33 @@ static int pc_open(stp_net_args_t *a) {
     stp_pc.bounce_size = 0;
   }
 
+  /* SYS: a notice from every peer fits (each sends one), with room to spare */
+  stp_pc.nodes = a->boot->size;
+  stp_pc.rank = a->boot->rank;
+  {
+    ptl_process_id_t any = {PTL_NID_ANY, PTL_PID_ANY};
+    ptl_handle_me_t me;
+    ptl_handle_md_t mdh;
+    void *mem = NULL;
+    stp_pc_check(PtlEQAlloc(stp_pc.ni, 2 * (ptl_size_t)stp_pc.nodes + 8, PTL_EQ_HANDLER_NONE, &stp_pc.sys_eq),
+                 "allocating SYS_EQ");
+    stp_pc_check(PtlXMemAlloc(stp_pc.ni, 16 * (ptl_size_t)stp_pc.nodes + 64, &mem), "allocating SYS");
+    memset(&md, 0, sizeof(md));
+    md.start = (char *)mem + 64;
+    md.length = 16 * (ptl_size_t)stp_pc.nodes;
+    md.threshold = PTL_MD_THRESH_INF;
+    md.options = PTL_MD_OP_PUT | PTL_MD_EVENT_START_DISABLE;
+    md.eq_handle = stp_pc.sys_eq;
+    stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_SYS, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
+                         PTL_RETAIN, &me, &mdh),
+                 "posting SYS");
+    md.start = mem; /* the source of our notices: no events */
+    md.length = 8;
+    md.options = 0;
+    md.eq_handle = PTL_EQ_NONE;
+    stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &stp_pc.sys_src), "binding the SYS source");
+  }
+
   /* slots: the operations in flight, named by their index in the match bits */
   stp_pc.nslots = (uint32_t)nslots;
   stp_pc.slot = calloc(stp_pc.nslots, sizeof(*stp_pc.slot));
@@ -191,10 +218,33 @@ ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_si
   return s->tmpmd;
 }
 
+/* ------------------------------------------------------------------ */
+/* exit notices over SYS                                               */
+/* ------------------------------------------------------------------ */
+static void pc_exit_notify(int code) {
+  for (int p = 0; p < stp_pc.nodes; p++)
+    if (p != stp_pc.rank)
+      stp_pc_check(PtlPutRegion(stp_pc.sys_src, 0, 4, PTL_NO_ACK_REQ, stp_pc_target((gasnet_node_t)p), STP_PC_AM_PTE,
+                                0, stp_pbits(STP_PSEL_SYS, 0, 0, 0, 0), 0, (ptl_hdr_data_t)(uint32_t)code),
+                   "PtlPutRegion (exit notice)");
+}
+
+static int pc_exit_take(int *code) {
+  ptl_event_t ev;
+  int rc = PtlEQGet(stp_pc.sys_eq, &ev);
+  if (rc == PTL_EQ_EMPTY) return 0;
+  if (STP_UNLIKELY(rc != PTL_OK || ev.type != PTL_EVENT_PUT_END || ev.ni_fail_type != PTL_NI_OK))
+    stp_fatal("Portals conduit: SYS: %s (%s event)", PtlErrorStr(rc), PtlEventKindStr(ev.type));
+  *code = (int)(uint32_t)ev.hdr_data;
+  return 1;
+}
+
 const stp_net_ops_t stp_net_portals_ops = {
     .name = "portals",
     .open = pc_open,
     .segment = pc_segment,
     .close = pc_close,
     .poll = stp_pc_poll,
+    .exit_notify = pc_exit_notify,
+    .exit_take = pc_exit_take,
 };

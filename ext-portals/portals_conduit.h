@@ -23,6 +23,10 @@
  *             bits (portals_bits.h), so each event finds its slot without a
  *             search; a slot holds its bounce buffer or TMPMD until every
  *             event it expects has arrived;
+ *   SYS       the library's own control traffic (seed 000 Table 1): a
+ *             locally managed MD on AM_PTE, selector 0x5, with its own EQ;
+ *             today the exit protocol's notices, so that a running job
+ *             makes no MPI call;
  *   tokens    send tokens (seed 000 section 3.4): SAFE_EQ's capacity; no
  *             operation is issued without a token for each event it will
  *             generate, and a user short of tokens (or slots, or bounce
@@ -69,6 +73,9 @@ typedef struct stp_pc {
   ptl_handle_eq_t safe_eq;
   ptl_handle_md_t rarsrc, reqsb;
   ptl_handle_me_t rar_me, rarsrc_me;
+  ptl_handle_eq_t sys_eq; /* SYS: the library's control traffic (exit notices) */
+  ptl_handle_md_t sys_src;
+  int nodes, rank;
   int open;
   char *seg; /* this node's segment (RAR, RARSRC), or NULL */
   size_t seglen;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the table's function type (gasnet_handlerfn_t is not in GASNet-1) */
 typedef __typeof__(((gasnet_handlerentry_t *)0)->fnptr) handlerfn_t;
@@ -61,10 +62,14 @@ static void wait_forever(void) {
 /* handlers                                                            */
 /* ------------------------------------------------------------------ */
 enum { H_REQ = 200, H_MEDLONG = 201, H_REP = 202, H_REPLY_TWICE = 203, H_REQ_IN_HANDLER = 204, H_PUT_IN_HANDLER = 205,
-       H_REPLY_MEDIUM_BIG = 206, H_REPLY_RESERVED = 207 };
+       H_REPLY_MEDIUM_BIG = 206, H_REPLY_RESERVED = 207, H_SLEEP = 208 };
 static void h_req(gasnet_token_t t) { (void)t; }
 static void h_medlong(gasnet_token_t t, void *b, size_t n) { (void)t, (void)b, (void)n; }
 static void h_rep(gasnet_token_t t) { (void)t; }
+static void h_sleep(gasnet_token_t t) { /* a handler that takes its time (it does not poll meanwhile) */
+  (void)t;
+  usleep(2000000);
+}
 static void h_reply_twice(gasnet_token_t t) {
   expect("sub", "AMReplyShort");
   gasnet_AMReplyShort0(t, H_REP);
@@ -105,6 +110,7 @@ static gasnet_handlerentry_t table[] = {
     {H_PUT_IN_HANDLER, (handlerfn_t)h_put_in_handler},
     {H_REPLY_MEDIUM_BIG, (handlerfn_t)h_reply_medium_big},
     {H_REPLY_RESERVED, (handlerfn_t)h_reply_reserved},
+    {H_SLEEP, (handlerfn_t)h_sleep},
 };
 
 /* ------------------------------------------------------------------ */
@@ -347,6 +353,17 @@ static void m_barrier_wait_no_notify(void) {
   expect("sub", "gasnet_barrier_wait");
   gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
 }
+/* portals: STAGEPORT_AM_OVERSPEND=8 (set before init) makes every node
+ * promise 8 times the ReqRB space it has; node 1 sleeps in a handler while
+ * node 0 spends its credits on the largest Mediums, which overflow node
+ * 1's ReqRBs: the catch-all entry (CB) must turn that into a fatal error. */
+static void m_credits_overspent(void) {
+  static char big[1 << 16];
+  expect("sub", "catch-all (CB)");
+  expect("sub", "credit accounting is broken");
+  gasnet_AMRequestShort0(1, H_SLEEP);
+  for (int i = 0; i < 256; i++) gasnet_AMRequestMedium0(1, H_MEDLONG, big, gasnet_AMMaxMedium());
+}
 static void m_barrier_double_notify(void) {
   expect("sub", "gasnet_barrier_notify");
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
@@ -400,17 +417,35 @@ static const mode_t_ modes[] = {
 };
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
 
+/* modes of one stage: listed and run only when STAGEPORT_STAGE names it */
+static const struct {
+  const char *stage;
+  mode_t_ m;
+} stage_modes[] = {
+    {"portals",
+     {"credits_overspent", AFTER_ATTACH, m_credits_overspent, 0,
+      "credits promising 8x the ReqRB space (STAGEPORT_AM_OVERSPEND=8): a request falls to the catch-all CB"}},
+};
+#define NSTAGE_MODES ((int)(sizeof(stage_modes) / sizeof(stage_modes[0])))
+
 int main(int argc, char **argv) {
   const mode_t_ *m = NULL;
+  const char *st = getenv("STAGEPORT_STAGE");
   for (int i = 0; argc > 1 && i < NMODES; i++)
     if (!strcmp(argv[1], modes[i].name)) m = &modes[i];
+  for (int i = 0; argc > 1 && i < NSTAGE_MODES; i++)
+    if (!strcmp(argv[1], stage_modes[i].m.name) && st && !strcmp(st, stage_modes[i].stage)) m = &stage_modes[i].m;
   if (!m) {
     FILE *f = argc > 1 && strcmp(argv[1], "--list") && strcmp(argv[1], "--help") ? stderr : stdout;
     if (f == stderr) fprintf(f, "badinput: unknown mode \"%s\"\n", argc > 1 ? argv[1] : "");
-    fprintf(f, "usage: mpirun -np 2 badinput MODE\nmodes:\n");
+    fprintf(f, "usage: mpirun -np 2 badinput MODE\nmodes (those of one stage only when STAGEPORT_STAGE names it):\n");
     for (int i = 0; i < NMODES; i++) fprintf(f, "  %-24s %s\n", modes[i].name, modes[i].about);
+    for (int i = 0; i < NSTAGE_MODES; i++)
+      if (st && !strcmp(st, stage_modes[i].stage))
+        fprintf(f, "  %-24s %s (stage %s)\n", stage_modes[i].m.name, stage_modes[i].m.about, stage_modes[i].stage);
     return f == stderr ? 2 : 0;
   }
+  if (!strcmp(m->name, "credits_overspent")) setenv("STAGEPORT_AM_OVERSPEND", "8", 1);
   g_argc = argc;
   g_argv = argv;
   if (m->stage == BEFORE_INIT) {

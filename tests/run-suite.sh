@@ -189,7 +189,7 @@ fail() { # name np reason log [pattern]
 }
 
 list_of() { # program: its modes/subtests (lines of --list output starting with 2 spaces)
-  "$BINDIR/$1" --list | awk '/^  [a-z]/ { print $1 }'
+  STAGEPORT_STAGE="$stage" "$BINDIR/$1" --list | awk '/^  [a-z]/ { print $1 }'
 }
 selected_modes() { # program
   local all m
