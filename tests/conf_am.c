@@ -6,6 +6,12 @@
 #include "conf.h"
 #include "am_arglists.h"
 
+#if defined(__has_include)
+#if __has_include(<stageport.h>)
+#include <stageport.h>
+#endif
+#endif
+
 #include <sched.h>
 #include <unistd.h>
 
@@ -724,4 +730,17 @@ void conf_am_register(gasnet_handlerentry_t *table) {
   table[HID_FLOOD_REP].fnptr = (conf_handlerfn_t)h_flood_rep;
   table[HID_SRC_REQ].fnptr = (conf_handlerfn_t)h_src_req;
   table[HID_SRC_REP].fnptr = (conf_handlerfn_t)h_src_rep;
+}
+
+/* stageport_am_recv_bytes(): what this process reserved to receive AM
+ * requests, after attach, on every stage: at least one largest Medium, and
+ * for the Portals Core's static credits at least the smallest share's room
+ * (33 credits of 256 bytes) for every node, in each of two ReqRBs. */
+void conf_test_am_recv_bytes(void) {
+#ifdef STAGEPORT
+  size_t b = stageport_am_recv_bytes(), min = gasnet_AMMaxMedium();
+  if (!strcmp(stageport_stage(), "portals")) min = 2 * (size_t)conf_nodes * 33 * 256;
+  CHECK(b >= min, "stageport_am_recv_bytes() = %zu on stage %s, expected at least %zu", b, stageport_stage(), min);
+  if (conf_me == 0) printf("# am_recv_bytes: stage %s, %u nodes: %zu bytes\n", stageport_stage(), (unsigned)conf_nodes, b);
+#endif
 }
