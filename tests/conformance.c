@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE 1
 #include "conf.h"
+#include "pmpi_count.h"
 
 #if defined(__has_include)
 #if __has_include(<stageport.h>)
@@ -566,7 +567,9 @@ int main(int argc, char **argv) {
   build_table();
   conf_pre.segsize_requested = (CTRL_SIZE + (uintptr_t)conf_nodes * AREA_SIZE + GASNET_PAGESIZE - 1) &
                                ~(uintptr_t)(GASNET_PAGESIZE - 1);
+  stp_pmpi_mark("attach"); /* MPI traffic phases (pmpi_count.h; nothing without the counter) */
   conf_pre.attach_rc = gasnet_attach(conf_htable, HID_NUM, conf_pre.segsize_requested, (uintptr_t)1 << 20);
+  stp_pmpi_mark("run");
   if (conf_pre.attach_rc != GASNET_OK) {
     printf("FAIL attach: node %u: gasnet_attach returned %d (%s)\n", (unsigned)conf_me, conf_pre.attach_rc,
            gasnet_ErrorName(conf_pre.attach_rc));
@@ -648,6 +651,7 @@ int main(int argc, char **argv) {
   }
   CONF_WAIT(verdict_received);
   conf_barrier();
+  stp_pmpi_mark("exit");
   gasnet_exit(verdict || conf_fails ? 1 : 0);
   return 0;
 }

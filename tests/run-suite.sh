@@ -19,7 +19,7 @@
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
 #   TESTS       any of: tree unit ptl conformance badinput exittest stress
-#               (default: all of these).
+#               mpitraffic (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
 #               TOP_SRCDIR and the libraries in TOP_BUILDDIR), the README's
@@ -31,7 +31,13 @@
 #               AM category at random, every result checked) at STRESS_NPS
 #               processes (2 4; make check-faults: 2 3 4 8), STRESS_OPS
 #               operations per node (5000; check-faults 20000), seed
-#               STRESS_SEED (12345), STRESS_TIMEOUT (180) seconds per job
+#               STRESS_SEED (12345), STRESS_TIMEOUT (180) seconds per job;
+#               mpitraffic: the MPI calls, messages and bytes of a conformance
+#               run by phase (tests/pmpi_count.c, linked into
+#               conformance_pmpi), once per stage at 2 processes (portals: 2
+#               and 4); the mpi stage's run phase must show messages, the
+#               portals stage's none, nor any other MPI communication call;
+#               a table stage x phase follows the stages' jobs
 #               The fault kinds (make check-faults runs them; not in the
 #               default list):
 #               inject: failures injected into MPI and UCX calls (FAULTLIB,
@@ -76,7 +82,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress}
+TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress mpitraffic}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
@@ -132,7 +138,7 @@ launcher_flags+=(${MPIRUN_FLAGS:-})
 npass=0
 nfail=0
 mkdir -p "$LOGDIR"
-rm -f "$LOGDIR/exit-table.md"
+rm -f "$LOGDIR/exit-table.md" "$LOGDIR/mpitraffic-table.txt"
 declare -A np_time=()
 suite_t0=$(date +%s.%N)
 
@@ -201,14 +207,12 @@ selected_modes() { # program
 }
 
 # ---------------------------------------------------------------- conformance
-run_conformance() { # np
-  local np=$1 name=conformance log="$LOGDIR/$logtag/np$1-conformance.log" want
+# conf_ok NAME NP LOG: the verdict on a conformance run (the job just run):
+# 0 if it passed; else a FAIL line is printed
+conf_ok() {
+  local name=$1 np=$2 log=$3 want oks fails used
   # shellcheck disable=SC2086
   if [ -n "$CONF_ARGS" ]; then want=$(echo $CONF_ARGS | wc -w); else want=$(list_of conformance | wc -l); fi
-  # shellcheck disable=SC2086
-  run_job "$CONF_TIMEOUT" "$log" "$np" "$BINDIR/conformance" $CONF_ARGS
-  skipped "$np" "$log" "$name" && return
-  local oks fails used
   oks=$(grep -c '^ok ' "$log")
   fails=$(grep -c '^FAIL ' "$log")
   used=$(sed -n 's/^# conformance: stage=\([^ ]*\).*/\1/p' "$log" | head -n 1)
@@ -223,7 +227,86 @@ run_conformance() { # np
   elif [ -n "$used" ] && [ "$used" != "$stage" ]; then
     fail "$name" "$np" "ran stage \"$used\", not \"$stage\"" "$log"
   else
-    pass "$name" "$np"
+    return 0
+  fi
+  return 1
+}
+run_conformance() { # np
+  local np=$1 name=conformance log="$LOGDIR/$logtag/np$1-conformance.log"
+  # shellcheck disable=SC2086
+  run_job "$CONF_TIMEOUT" "$log" "$np" "$BINDIR/conformance" $CONF_ARGS
+  skipped "$np" "$log" "$name" && return
+  conf_ok "$name" "$np" "$log" && pass "$name" "$np"
+}
+
+# ---------------------------------------------------------------- mpitraffic
+# The MPI calls a stage makes, by phase: conformance_pmpi (conformance with
+# tests/pmpi_count.c linked in) marks the phases init, attach (gasnet_attach),
+# run (from the attach barrier on) and exit (gasnet_exit); every rank writes
+# its counts to STP_PMPI_OUT.<rank>.  Once per stage (its default
+# environment), at 2 processes (portals: 2 and 4).  The conformance run must
+# pass; every rank must report a run phase; the mpi stage's run phase must
+# have messages (the counter counts); the portals stage's run phase must
+# have no MPI communication call on any rank (a failure names the calls).
+# Each job adds its rows (sums over the ranks) to the table printed after.
+# First, once, the counter's own check (pmpi_selftest: known MPI calls on
+# every rank, their counts and report line compared).
+run_pmpi_selftest() {
+  local np=2 name="mpitraffic:selftest" log="$LOGDIR/$logtag/np2-pmpi-selftest.log"
+  rm -f "$LOGDIR/$logtag"/np2-pmpi-selftest.pmpi.*
+  STP_PMPI_OUT="$LOGDIR/$logtag/np2-pmpi-selftest.pmpi" run_job "$BAD_TIMEOUT" "$log" "$np" -x STP_PMPI_OUT \
+    "$BINDIR/pmpi_selftest"
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${BAD_TIMEOUT}s: hang" "$log"
+  elif [ "$RC" != 0 ] || grep -q '^FAIL' "$log" || ! grep -q '^ok pmpi_selftest' "$log"; then
+    fail "$name" "$np" "exit status $RC: the counter miscounts" "$log" '^FAIL'
+  else
+    pass "$name (persistent, nonblocking, collective and one-sided calls counted exactly)" "$np"
+  fi
+}
+mpitraffic_rows() { # reports...: "phase calls comm_calls msgs bytes", sums, phases in order
+  awk '{ split("", v)
+         for (i = 1; i <= NF; i++) { k = $i; sub(/=.*/, "", k); x = $i; sub(/^[^=]*=/, "", x); v[k] = x }
+         p = v["phase"]
+         if (!(p in c)) order[n++] = p
+         c[p] += v["calls"]; cc[p] += v["comm_calls"]; m[p] += v["msgs"]; b[p] += v["bytes"] }
+       END { for (i = 0; i < n; i++) { p = order[i]; printf "%s %.0f %.0f %.0f %.0f\n", p, c[p], cc[p], m[p], b[p] } }' "$@"
+}
+run_mpitraffic() { # np
+  local np=$1 name="mpitraffic" log="$LOGDIR/$logtag/np$1-mpitraffic.log" out="$LOGDIR/$logtag/np$1-mpitraffic.pmpi"
+  local summary="$LOGDIR/$logtag/np$1-mpitraffic.summary" r missing="" norun="" busy=""
+  rm -f "$out".* "$summary"
+  # shellcheck disable=SC2086
+  STP_PMPI_OUT=$out run_job "$CONF_TIMEOUT" "$log" "$np" -x STP_PMPI_OUT "$BINDIR/conformance_pmpi" $CONF_ARGS
+  skipped "$np" "$log" "$name" && return
+  conf_ok "$name" "$np" "$log" || return
+  for ((r = 0; r < np; r++)); do
+    if [ ! -f "$out.$r" ]; then missing="$missing $r"; continue; fi
+    sed "s/^/rank $r: /" "$out.$r" >>"$summary"
+    grep -q '^phase=run ' "$out.$r" || norun="$norun $r"
+    # the run phase's communication calls on this rank, and their names
+    busy="$busy$(awk -v r="$r" '/^phase=run / { for (i = 1; i <= NF; i++) {
+           if ($i ~ /^comm_calls=/) n = substr($i, 12); if ($i ~ /^names=/) w = substr($i, 7) }
+         if (n > 0) printf "; rank %d: %s (%s)", r, n, w }' "$out.$r")"
+  done
+  if [ -n "$missing" ]; then
+    fail "$name" "$np" "no MPI traffic report from rank(s)$missing ($out.<rank>): is the counter linked in?" "$log"
+    return
+  fi
+  local rows run
+  rows=$(mpitraffic_rows "$out".*)
+  echo "$rows" | while read -r ph calls comm msgs bytes; do
+    printf '%-16s %2s  %-8s %10s %10s %10s %12s\n' "$tag" "$np" "$ph" "$calls" "$comm" "$msgs" "$bytes"
+  done >>"$LOGDIR/mpitraffic-table.txt"
+  run=$(echo "$rows" | awk '$1 == "run" { printf "%s MPI calls, %s communication, %s messages", $2, $3, $4 }')
+  if [ -n "$norun" ]; then
+    fail "$name" "$np" "no run phase in the report of rank(s)$norun: conformance did not mark its phases" "$summary"
+  elif [ "$stage" = mpi ] && [[ $run == *", 0 messages" ]]; then
+    fail "$name" "$np" "the counter saw no MPI message in the mpi stage's run phase: it does not count" "$summary"
+  elif [ "$stage" = portals ] && [ -n "$busy" ]; then
+    fail "$name" "$np" "MPI communication calls between the attach barrier and gasnet_exit${busy}" "$summary"
+  else
+    pass "$name (run phase: $run)" "$np"
   fi
 }
 
@@ -592,12 +675,18 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
   exit 1
 fi
 for t in $TESTS; do
-  case $t in tree | unit | ptl | inject | nochecks | fuzz | valgrind | emuhosts) continue ;; esac
-  if [ ! -x "$BINDIR/$t" ]; then
-    echo "FAIL: $BINDIR/$t not built"
-    echo "0 passed, 1 failed"
-    exit 1
-  fi
+  case $t in
+    tree | unit | ptl | inject | nochecks | fuzz | valgrind | emuhosts) continue ;;
+    mpitraffic) bins="conformance_pmpi pmpi_selftest" ;;
+    *) bins=$t ;;
+  esac
+  for b in $bins; do
+    if [ ! -x "$BINDIR/$b" ]; then
+      echo "FAIL: $BINDIR/$b not built"
+      echo "0 passed, 1 failed"
+      exit 1
+    fi
+  done
 done
 
 # ---------------------------------------------------------------- once per suite
@@ -731,6 +820,7 @@ for stage in $STAGES; do
         ;;
       valgrind) run_valgrind ;;
       tree | unit | ptl | nochecks | fuzz | emuhosts) ;; # once per suite, above
+      mpitraffic) ;; # once per stage, below
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
         nfail=$((nfail + 1))
@@ -740,6 +830,25 @@ for stage in $STAGES; do
   for v in "${saved_env[@]}"; do unset "$v"; done
  done < <(variants_of "$stage")
 done
+
+if [[ " $TESTS " == *" mpitraffic "* ]]; then
+  stage=unit tag=unit logtag=unit variant_flags=()
+  stage_t0=$(date +%s.%N)
+  mkdir -p "$LOGDIR/$logtag"
+  run_pmpi_selftest
+  for stage in $STAGES; do
+    tag=$stage logtag=$stage variant_flags=()
+    stage_t0=$(date +%s.%N)
+    mkdir -p "$LOGDIR/$logtag"
+    run_mpitraffic 2
+    [ "$stage" = portals ] && run_mpitraffic 4
+  done
+  if [ -f "$LOGDIR/mpitraffic-table.txt" ]; then
+    echo "# MPI traffic by phase (conformance; sums over the ranks; tests/pmpi_count.c):"
+    printf '# %-16s %2s  %-8s %10s %10s %10s %12s\n' stage np phase calls comm_calls msgs bytes
+    sed 's/^/# /' "$LOGDIR/mpitraffic-table.txt"
+  fi
+fi
 
 if [ "$EXIT_TABLE" = 1 ] && [ -f "$LOGDIR/exit-table.md" ]; then
   echo "# exit table: how each job ended (fault | stage | np | exit status | s from the exit call | message)"
