@@ -175,11 +175,11 @@ int main(int argc, char **argv) {
   memset(sbuf, 1, need);
   memset(rbuf, 0, need);
 
-  bu_report_t rep = {NULL, NULL};
+  bu_report_t rep = {NULL, NULL, 0};
   if (rank == 0) {
     printf("# mpibench: %d ranks, iters %ld, max-bytes %zu, flood window %ld\n", nranks, o.iters,
            o.max_bytes, window);
-    if (bu_report_open(&rep, o.csv, NULL) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (bu_report_open(&rep, o.csv, NULL, 0) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
     bu_report_header(&rep);
   }
 
@@ -197,7 +197,10 @@ int main(int argc, char **argv) {
       long iters = bu_iters_for(sizes[k], o.iters, o.max_bytes);
       if (t->iters_fixup) iters = t->iters_fixup(iters);
       double usec = measure(t, sizes[k], iters, bu_warmup_for(iters, o.warmup));
-      if (rank == 0) bu_report_row(&rep, stage, t->name, sizes[k], iters, usec, NULL);
+      if (rank == 0) {
+        bu_row_t row = {stage, t->name, sizes[k], sizes[k], iters, usec, NULL, -1.0};
+        bu_report_row(&rep, &row);
+      }
     }
   }
 
