@@ -118,7 +118,8 @@ static const char usage[] =
   "      --max-bytes B    per-size byte budget (default 1G): sizes where\n"
   "                       size * iters > B run max(B / size, 100) iterations, 0 = off\n"
   "      --window W       flood: messages in flight per window (default 64)\n"
-  "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s\n"
+  "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s,\n"
+  "                       mpi_msgs_per_op (stpbench's columns; the last empty here)\n"
   "      --label PREFIX   stage names become PREFIX-pingack, PREFIX-flood\n"
   "                       (default mpi)\n"
   "  -h, --help           this text\n";
