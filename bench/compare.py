@@ -22,6 +22,8 @@ Usage (from the top of a build tree, after `make`):
     python3 bench/compare.py --quick --other-build before=../build-before   # a change, before/after
     python3 bench/compare.py --tests amlong,amlongbw,aminject --inject-size 64K  # seed 002's AM Long
     python3 bench/compare.py --quick --variant hybrid-host hybrid STAGEPORT_PTL_MODE=host  # + a variant
+    python3 bench/compare.py --stages portals --tests amlong,amlongbw,aminject \\
+        --variant portals-pss portals STAGEPORT_AM_LONG=pss   # seed 002's two AM Long protocols
     make -C bench compare-quick                  # the same as the first line
 
 Output directory (default results/<timestamp>/):
@@ -611,7 +613,9 @@ def parse_args(argv):
                     "these environment variables (repeatable), e.g. --variant mpi-rq4 mpi "
                     "STAGEPORT_MPI_RECV_REQUEST=4; two variants of one stage side by side: "
                     "--stages mpi --variant hybrid-host hybrid STAGEPORT_PTL_MODE=host --variant "
-                    "hybrid-offload hybrid STAGEPORT_PTL_MODE=offload")
+                    "hybrid-offload hybrid STAGEPORT_PTL_MODE=offload; the portals stage's AM Long "
+                    "protocols: --stages portals --variant portals-pss portals STAGEPORT_AM_LONG=pss "
+                    "(column portals runs the stage's default)")
     ap.add_argument("--other-build", action="append", metavar="LABEL=DIR", default=[],
                     help="also run every stage column with the stpbench of another build tree "
                     "(DIR, or DIR/bench), as column LABEL-<column>, right after the column it "
