@@ -173,9 +173,10 @@ long bu_warmup_for(long iters, long warmup_opt) {
   return w < 1 ? 1 : (w > 100 ? 100 : w);
 }
 
-int bu_report_open(bu_report_t *r, const char *csv_path, const char *extra_name) {
+int bu_report_open(bu_report_t *r, const char *csv_path, const char *extra_name, int msgs) {
   r->csv = NULL;
   r->extra_name = extra_name;
+  r->msgs = msgs;
   if (!csv_path) return 0;
   r->csv = fopen(csv_path, "a");
   if (!r->csv) {
@@ -194,19 +195,23 @@ static double mb_per_s(size_t size, double usec) {
 void bu_report_header(const bu_report_t *r) {
   printf("%-14s %-12s %9s %8s %12s %11s", "stage", "test", "size", "iters", "usec/op", "MB/s");
   if (r->extra_name) printf(" %12s", r->extra_name);
+  if (r->msgs) printf(" %9s", "MPImsg/op");
   printf("\n");
   fflush(stdout);
 }
 
-void bu_report_row(const bu_report_t *r, const char *stage, const char *test, size_t size,
-                   long iters, double usec, const char *extra) {
-  double mbs = mb_per_s(size, usec);
-  printf("%-14s %-12s %9zu %8ld %12.3f %11.2f", stage, test, size, iters, usec, mbs);
-  if (r->extra_name) printf(" %12s", extra ? extra : "-");
+void bu_report_row(const bu_report_t *r, const bu_row_t *w) {
+  double mbs = mb_per_s(w->bytes, w->usec_per_op);
+  char msgs[32] = "";
+  if (w->msgs >= 0) snprintf(msgs, sizeof msgs, "%.3f", w->msgs);
+  printf("%-14s %-12s %9zu %8ld %12.3f %11.2f", w->stage, w->test, w->size, w->iters, w->usec_per_op, mbs);
+  if (r->extra_name) printf(" %12s", w->extra ? w->extra : "-");
+  if (r->msgs) printf(" %9s", msgs[0] ? msgs : "-");
   printf("\n");
   fflush(stdout);
   if (r->csv) {
-    fprintf(r->csv, "%s,%s,%zu,%ld,%.4f,%.4f\n", stage, test, size, iters, usec, mbs);
+    fprintf(r->csv, "%s,%s,%zu,%ld,%.4f,%.4f,%s\n", w->stage, w->test, w->size, w->iters, w->usec_per_op, mbs,
+            msgs);
     fflush(r->csv);
   }
 }

@@ -11,8 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* CSV columns, in order (MB = 2^20 bytes). */
-#define BU_CSV_HEADER "stage,test,size,iters,usec_per_op,MB_per_s"
+/* CSV columns, in order (MB = 2^20 bytes; mpi_msgs_per_op is empty when
+ * not counted: see bu_row_t). */
+#define BU_CSV_HEADER "stage,test,size,iters,usec_per_op,MB_per_s,mpi_msgs_per_op"
 
 /* Defaults shared by both benches. */
 #define BU_DEFAULT_ITERS 10000L
@@ -70,17 +71,31 @@ long bu_iters_for(size_t size, long iters, size_t max_bytes);
 long bu_warmup_for(long iters, long warmup_opt);
 
 /* The one writer: a readable table on stdout and (optionally) CSV rows.
- * extra_name: title of an optional extra table column (NULL = none). */
+ * extra_name: title of an optional extra table column (NULL = none);
+ * msgs: 1 to show the MPI messages per operation in the table too (the CSV
+ * always has the column). */
 typedef struct bu_report {
   FILE *csv;
   const char *extra_name;
+  int msgs;
 } bu_report_t;
 
-int bu_report_open(bu_report_t *r, const char *csv_path, const char *extra_name);
+/* One row.  size: the size column, bytes or what the test says it is
+ * (stpbench aminject: the queue depth); bytes: the payload per operation,
+ * what MB/s is computed from; iters: the operations timed, what
+ * usec_per_op and mpi_msgs_per_op are per. */
+typedef struct bu_row {
+  const char *stage, *test;
+  size_t size, bytes;
+  long iters;
+  double usec_per_op;
+  const char *extra; /* the extra column's text, NULL prints "-" */
+  double msgs;       /* MPI messages per operation, < 0: not counted (empty) */
+} bu_row_t;
+
+int bu_report_open(bu_report_t *r, const char *csv_path, const char *extra_name, int msgs);
 void bu_report_header(const bu_report_t *r);
-/* extra: text of the extra column for this row (NULL prints "-"). */
-void bu_report_row(const bu_report_t *r, const char *stage, const char *test, size_t size,
-                   long iters, double usec_per_op, const char *extra);
+void bu_report_row(const bu_report_t *r, const bu_row_t *row);
 void bu_report_close(bu_report_t *r);
 
 #endif /* BENCHUTIL_H */

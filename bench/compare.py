@@ -8,7 +8,10 @@ and the plain-MPI baselines (bench/mpibench: ping-ack, flood), all in one
 invocation, alternating (A B C A B C ...) for several repetitions.  For each
 test and size it takes the median over the repetitions and prints one table
 per test: one column per stage/baseline, then time ratios against the `mpi`
-stage.  Methodology: seed 000 section 6 and DESIGN.md section 8.
+stage.  Methodology: seed 000 section 6 and DESIGN.md section 8; the AM Long
+tests (amlong, amlongbw, aminject) seed 002's (stpbench --help says what each
+times).  With a PMPI message counter (--mpi-count) it also tabulates the MPI
+messages each stage sends per operation.
 
 Usage (from the top of a build tree, after `make`):
 
@@ -17,19 +20,26 @@ Usage (from the top of a build tree, after `make`):
     python3 bench/compare.py --gasnet /work/ext/gasnet-inst   # + real GASNet mpi/ucx columns
     python3 bench/compare.py --stages mpi,ucx --tests putlat,amshort --reps 5
     python3 bench/compare.py --quick --other-build before=../build-before   # a change, before/after
+    python3 bench/compare.py --tests amlong,amlongbw,aminject --inject-size 64K  # seed 002's AM Long
+    python3 bench/compare.py --quick --variant hybrid-host hybrid STAGEPORT_PTL_MODE=host  # + a variant
+    python3 bench/compare.py --stages portals --tests amlong,amlongbw,aminject \\
+        --variant portals-pss portals STAGEPORT_AM_LONG=pss   # seed 002's two AM Long protocols
     make -C bench compare-quick                  # the same as the first line
 
 Output directory (default results/<timestamp>/):
     raw.csv       every row of every run: rep,runner,stage,test,size,iters,usec_per_op,MB_per_s,
-                  other_load (CPUs used by anything else during that run)
-    summary.json  medians (and every repetition's value), ratios, targets, commands, failures
+                  mpi_msgs_per_op (empty unless counted), other_load (CPUs used by anything
+                  else during that run)
+    summary.json  medians (and every repetition's value), ratios, targets, commands, failures,
+                  mpi_msgs (the counter, the size shown per test, every column/test/size)
     table.txt     the printed tables
     log.txt       the full output of every run, with its command and environment
     runs/         the CSV each run wrote
 
 Columns: a stage column is named after the stage (mpi, ucx, ...); a real GASNet
 column gasnet-<conduit>; baselines mpi-pingack (shown under putlat, getlat,
-amshort, ammedium) and mpi-flood (shown under putbw).  Ratio columns are
+amshort, ammedium) and mpi-flood (shown under putbw and amlongbw).  aminject's
+size column is the queue depth Q, not bytes.  Ratio columns are
 time(column) / time(mpi stage) for the same test and size: below 1 means
 faster than the mpi stage, for latency and bandwidth tests alike.
 A '~' after a value marks a spread (max - min) over the repetitions larger
@@ -40,6 +50,13 @@ the "other load" -- CPU time used by anything but its own processes, VM steal
 time included -- and reruns a disturbed run (--retries, default 2), keeping
 the least disturbed attempt; --wait-idle S also waits for a quiet machine
 before each run.  Medians over --reps then absorb what is left.
+
+MPI messages per operation: --mpi-count SO (default: the build tree's
+tests/.libs/libstpmpicount.so when it exists) preloads a PMPI interposer
+exporting stp_pmpi_total() into every stpbench column's ranks (stages and
+--gasnet); stpbench then counts the messages nodes 0 and 1 send in each timed
+run, and a last table shows them per operation, one size per test (MSGS_SIZE),
+one column per stage.  --mpi-count none times without it.
 
 Baselines: mpi (bench/mpibench: ping-ack, flood) and ucx (raw UCX, ucx_perftest
 put latency and bandwidth at the same sizes: the ceiling of the UCX stages).
@@ -55,6 +72,7 @@ import argparse
 import csv
 import datetime
 import json
+import math
 import os
 import platform
 import resource
@@ -76,13 +94,24 @@ TESTS = {
     "ammedium": ("lat", "AM Medium round trip (payload in request, 0-byte reply)"),
     "oosputbw": ("bw", "blocking put bandwidth, out-of-segment source"),
     "oosputbw-seg": ("bw", "blocking put bandwidth, in-segment source"),
+    "amlong": ("lat", "AM Long ping-pong round trip (RequestLong n B, ReplyLong n B; seed 002 Fig. 2, "
+               "its Fig. 1 bandwidth = 2n / this)"),
+    "amlongbw": ("bw", "AM Long flood bandwidth (RequestLongAsync x N, Short replies, wait for all)"),
+    "aminject": ("lat", "AM Long injection overhead vs queue depth (time inside RequestLongAsync, "
+                 "bursts of Q requests; seed 002 Fig. 3)"),
 }
-DEFAULT_TESTS = "putlat,getlat,putbw,amshort,ammedium,oosputbw"
+DEFAULT_TESTS = "putlat,getlat,putbw,amshort,ammedium,oosputbw,amlong,amlongbw,aminject"
+# tests whose size column is not bytes: its heading in the tables
+SIZE_HEADING = {"aminject": "Q"}
+# MPI messages per operation: the one size shown per test (the nearest
+# measured one when absent)
+MSGS_SIZE = {"putlat": 8, "getlat": 8, "putbw": 65536, "amshort": 0, "ammedium": 8,
+             "oosputbw": 65536, "oosputbw-seg": 65536, "amlong": 8, "amlongbw": 65536, "aminject": 64}
 # rows stpbench emits for a selected test (-t oosputbw also gives oosputbw-seg)
 EMITS = {"oosputbw": ["oosputbw", "oosputbw-seg"]}
 
 # --quick: the short comparison (a few sizes, few iterations)
-QUICK = {"tests": "putlat,amshort,ammedium,putbw", "iters": 2000, "step": 8,
+QUICK = {"tests": "putlat,amshort,ammedium,amlong,putbw", "iters": 2000, "step": 8,
          "max_bytes": "256M", "reps": 5}
 
 # (test, size, column, reference column, max time ratio): the project's targets
@@ -235,6 +264,23 @@ def size_args(a, min_size=None):
     return out
 
 
+def stpbench_argv(a, ctx, bench, label=None):
+    """The command of one stpbench column: the launcher, the MPI message
+    counter when there is one (LD_PRELOAD through `env`, so that it reaches
+    the ranks whatever the launcher, and not the launcher itself), the bench
+    and its options."""
+    pre = []
+    if ctx.mpi_count:
+        preload = ":".join([ctx.mpi_count] + [p for p in [os.environ.get("LD_PRELOAD")] if p])
+        pre = ["env", "LD_PRELOAD=" + preload]
+    opts = ["-t", a.tests] + (["--label", label] if label else []) + size_args(a)
+    if a.inject_size:
+        opts += ["--inject-size", a.inject_size]
+    if a.inject_depth:
+        opts += ["--inject-depth", str(a.inject_depth)]
+    return ctx.mpirun + pre + [bench] + opts
+
+
 def stage_runners(a, ctx):
     """One column per stage, plus one per --variant (a stage run with extra
     environment, e.g. a tuning knob, under its own column name); with
@@ -247,12 +293,10 @@ def stage_runners(a, ctx):
         cols.append((label, stage, env))
     out = []
     for name, stage, env in cols:
-        out.append(Runner(name, ctx.mpirun + [ctx.stpbench, "-t", a.tests, "--label", name] + size_args(a),
-                          env=env, kind="stage", group=name))
+        out.append(Runner(name, stpbench_argv(a, ctx, ctx.stpbench, name), env=env, kind="stage", group=name))
         for olabel, obench in ctx.other_builds:
             oname = "%s-%s" % (olabel, name)
-            out.append(Runner(oname, ctx.mpirun + [obench, "-t", a.tests, "--label", oname] + size_args(a),
-                              env=env, kind="stage", group=name))
+            out.append(Runner(oname, stpbench_argv(a, ctx, obench, oname), env=env, kind="stage", group=name))
     return out
 
 
@@ -296,8 +340,7 @@ def gasnet_runners(a, ctx):
         if err:
             ctx.fail("build of the gasnet-%s bench failed: %s" % (c, err))
             continue
-        out.append(Runner("gasnet-" + c, ctx.mpirun + [os.path.join(gdir, "stpbench-gasnet-" + c),
-                                                       "-t", a.tests] + size_args(a),
+        out.append(Runner("gasnet-" + c, stpbench_argv(a, ctx, os.path.join(gdir, "stpbench-gasnet-" + c)),
                           env=GASNET_ENV, kind="gasnet"))
     return out
 
@@ -306,7 +349,7 @@ def baseline_mpi(a, ctx):
     """Seed 000's MPI lines: ping-ack (Put and AM latency), osu_bw-style flood."""
     want = set(a.tests.split(","))
     show = {"pingack": [t for t in ("putlat", "getlat", "amshort", "ammedium") if t in want],
-            "flood": [t for t in ("putbw",) if t in want]}
+            "flood": [t for t in ("putbw", "amlongbw") if t in want]}
     tests = [t for t in ("pingack", "flood") if show[t]]
     if not tests:
         return []
@@ -432,7 +475,7 @@ def render_tables(results, columns, ref, tests, reps, stat="median"):
         lines.append("")
         lines.append("%s: %s  [%s; %s of %d]" % (test, title, unit, stat, reps))
         ratio_cols = [c for c in present if c != ref] if ref in present else []
-        head = ["size"] + present + ["%s/%s" % (c, ref) for c in ratio_cols]
+        head = [SIZE_HEADING.get(test, "size")] + present + ["%s/%s" % (c, ref) for c in ratio_cols]
         table = [head]
         for s in sizes:
             cells = [fmt_size(s)]
@@ -473,6 +516,34 @@ def check_targets(results):
     return out
 
 
+def msgs_table(msgs, columns, tests):
+    """MPI messages per operation: one row per test, at its MSGS_SIZE (or the
+    measured size nearest to it), one column per column that counted; the
+    median over the repetitions.  Returns (lines, {test: size shown})."""
+    cols = [c for c, _ in columns if any(k[0] == c for k in msgs)]
+    shown, table = {}, [["test", "size"] + cols]
+    for test in tests:
+        sizes = sorted({k[2] for k in msgs if k[1] == test})
+        if not sizes:
+            continue
+        want = max(MSGS_SIZE.get(test, sizes[0]), 1)
+        size = min(sizes, key=lambda n: (abs(math.log2(max(n, 1) / want)), n))
+        shown[test] = size
+        cells = [test, ("%s=" % SIZE_HEADING[test] if test in SIZE_HEADING else "") + fmt_size(size)]
+        for c in cols:
+            v = msgs.get((c, test, size))
+            cells.append("%.2f" % statistics.median(v) if v else "-")
+        table.append(cells)
+    if not shown:
+        return [], shown
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = ["", "MPI messages per operation  [messages nodes 0 and 1 sent during the timed run / "
+             "operations; median of the repetitions]"]
+    lines += ["  ".join(x.ljust(w) if i < 2 else x.rjust(w) for i, (x, w) in enumerate(zip(row, widths)))
+              for row in table]
+    return lines, shown
+
+
 def measure_run(r, ctx, rep, a):
     """One runner, one repetition: wait (bounded) for a quiet machine, run,
     and rerun up to a.retries times while other load disturbed the run.
@@ -510,6 +581,20 @@ def find_builddir(explicit):
     return None
 
 
+def find_mpi_count(opt, builddir):
+    """The interposer to preload: the option's path (False when it does not
+    exist), none for 'none', else the build tree's when it has one."""
+    if opt == "none":
+        return None
+    if opt:
+        return os.path.abspath(opt) if os.path.exists(opt) else False
+    for d in (os.path.dirname(builddir), builddir):
+        so = os.path.join(d, "tests", ".libs", "libstpmpicount.so")
+        if os.path.exists(so):
+            return so
+    return None
+
+
 def list_stages(stpbench):
     p = subprocess.run([stpbench, "--list-stages"], capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
@@ -526,7 +611,11 @@ def parse_args(argv):
     ap.add_argument("--variant", nargs="+", action="append", metavar="ARG",
                     help="LABEL STAGE [VAR=VALUE ...]: one more column, LABEL, running STAGE with "
                     "these environment variables (repeatable), e.g. --variant mpi-rq4 mpi "
-                    "STAGEPORT_MPI_RECV_REQUEST=4")
+                    "STAGEPORT_MPI_RECV_REQUEST=4; two variants of one stage side by side: "
+                    "--stages mpi --variant hybrid-host hybrid STAGEPORT_PTL_MODE=host --variant "
+                    "hybrid-offload hybrid STAGEPORT_PTL_MODE=offload; the portals stage's AM Long "
+                    "protocols: --stages portals --variant portals-pss portals STAGEPORT_AM_LONG=pss "
+                    "(column portals runs the stage's default)")
     ap.add_argument("--other-build", action="append", metavar="LABEL=DIR", default=[],
                     help="also run every stage column with the stpbench of another build tree "
                     "(DIR, or DIR/bench), as column LABEL-<column>, right after the column it "
@@ -570,6 +659,16 @@ def parse_args(argv):
                     "comparison, VM steal time included) exceeded %.2f CPU during it; the least "
                     "disturbed attempt is kept (default 2)" % OTHER_LOAD_MAX)
     ap.add_argument("--timeout", type=int, default=600, help="seconds per run before it is killed (default 600)")
+    ap.add_argument("--mpi-count", metavar="SO",
+                    help="PMPI interposer exporting stp_pmpi_total(), LD_PRELOADed into the ranks of "
+                    "every stpbench column (stages and --gasnet): adds the table 'MPI messages per "
+                    "operation' (default: tests/.libs/libstpmpicount.so of the build tree holding "
+                    "stpbench, when it exists; "
+                    "'none': never -- node 1 then waits in a barrier, not polling, during a timed run)")
+    ap.add_argument("--inject-size", metavar="SIZE",
+                    help="aminject's payload, passed to stpbench (default stpbench's, 4K)")
+    ap.add_argument("--inject-depth", type=int, metavar="Q",
+                    help="aminject's largest queue depth, passed to stpbench (default stpbench's, 256)")
     a = ap.parse_args(argv)
     q = QUICK if a.quick else {}
     a.tests = a.tests or q.get("tests", DEFAULT_TESTS)
@@ -610,11 +709,19 @@ def main(argv):
         ctx.other_builds.append((label, os.path.join(found, "stpbench")))
     built = list_stages(ctx.stpbench)
     a.stages = [s for s in a.stages.split(",") if s] if a.stages is not None else built
-    missing = [s for s in a.stages + [v[1] for v in a.variant or []] if s not in built]
+    missing = [s for s in dict.fromkeys(a.stages + [v[1] for v in a.variant or []]) if s not in built]
     if missing:
         print("compare.py: stage(s) %s not built (built: %s)" % (",".join(missing), ",".join(built)),
               file=sys.stderr)
         return 2
+    ctx.mpi_count = find_mpi_count(a.mpi_count, ctx.builddir)
+    if ctx.mpi_count is False:
+        print("compare.py: --mpi-count %s: no such file" % a.mpi_count, file=sys.stderr)
+        return 2
+    if a.inject_size:
+        kind, title = TESTS["aminject"]
+        TESTS["aminject"] = (kind, title.replace("bursts of Q requests", "bursts of Q requests of %s B"
+                                                 % a.inject_size))
     ctx.mpirun = shlex.split(a.mpirun) + ["-np", str(a.np)]
     ctx.common_env = {}
     if os.geteuid() == 0:  # Open MPI refuses root unless told
@@ -634,8 +741,10 @@ def main(argv):
 
     print("compare.py: %s; %d reps x [%s]; tests %s; iters %d; output %s"
           % (platform.node(), a.reps, " ".join(r.name for r in runners), a.tests, a.iters, ctx.outdir))
+    if ctx.mpi_count:
+        print("compare.py: MPI messages counted with %s (LD_PRELOAD in the stpbench columns)" % ctx.mpi_count)
     t_start = time.monotonic()
-    samples, raw, columns, loads = {}, [], [], []
+    samples, msgs, raw, columns, loads = {}, {}, [], [], []
     for rep in range(1, a.reps + 1):
         for r in rep_order(runners, rep):
             rows, err, load, before, tries = measure_run(r, ctx, rep, a)
@@ -657,11 +766,15 @@ def main(argv):
                 for test in r.shown_under(row["test"]):
                     key = (col, test, int(row["size"]))
                     samples.setdefault(key, []).append((float(row["usec_per_op"]), int(row["iters"])))
+                    if row.get("mpi_msgs_per_op"):
+                        msgs.setdefault(key, []).append(float(row["mpi_msgs_per_op"]))
 
     tests = [t for sel in a.tests.split(",") for t in EMITS.get(sel, [sel])]
     results = summarize(samples)
     ref = a.ref if any(c == a.ref for c, _ in columns) else None
     lines = render_tables(results, columns, ref, tests, a.reps, a.stat)
+    mlines, mshown = msgs_table(msgs, columns, tests)
+    lines += mlines
     targets = check_targets(results)
     if targets:
         lines.append("")
@@ -682,7 +795,7 @@ def main(argv):
         f.write(text)
     with open(os.path.join(ctx.outdir, "raw.csv"), "w", newline="") as f:
         fields = ["rep", "runner", "stage", "test", "size", "iters", "usec_per_op", "MB_per_s",
-                  "other_load"]
+                  "mpi_msgs_per_op", "other_load"]
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
         w.writerows(raw)
@@ -697,6 +810,9 @@ def main(argv):
             "headers": {r.name: r.headers for r in runners},
         },
         "results": results, "targets": targets, "failures": ctx.failures, "load": loads,
+        "mpi_msgs": {"counter": ctx.mpi_count, "shown": mshown,
+                     "results": [{"column": c, "test": t, "size": n, "median": statistics.median(v), "values": v}
+                                 for (c, t, n), v in sorted(msgs.items())]},
     }
     with open(os.path.join(ctx.outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)

@@ -118,7 +118,8 @@ static const char usage[] =
   "      --max-bytes B    per-size byte budget (default 1G): sizes where\n"
   "                       size * iters > B run max(B / size, 100) iterations, 0 = off\n"
   "      --window W       flood: messages in flight per window (default 64)\n"
-  "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s\n"
+  "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s,\n"
+  "                       mpi_msgs_per_op (stpbench's columns; the last empty here)\n"
   "      --label PREFIX   stage names become PREFIX-pingack, PREFIX-flood\n"
   "                       (default mpi)\n"
   "  -h, --help           this text\n";
@@ -175,11 +176,11 @@ int main(int argc, char **argv) {
   memset(sbuf, 1, need);
   memset(rbuf, 0, need);
 
-  bu_report_t rep = {NULL, NULL};
+  bu_report_t rep = {NULL, NULL, 0};
   if (rank == 0) {
     printf("# mpibench: %d ranks, iters %ld, max-bytes %zu, flood window %ld\n", nranks, o.iters,
            o.max_bytes, window);
-    if (bu_report_open(&rep, o.csv, NULL) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (bu_report_open(&rep, o.csv, NULL, 0) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
     bu_report_header(&rep);
   }
 
@@ -197,7 +198,10 @@ int main(int argc, char **argv) {
       long iters = bu_iters_for(sizes[k], o.iters, o.max_bytes);
       if (t->iters_fixup) iters = t->iters_fixup(iters);
       double usec = measure(t, sizes[k], iters, bu_warmup_for(iters, o.warmup));
-      if (rank == 0) bu_report_row(&rep, stage, t->name, sizes[k], iters, usec, NULL);
+      if (rank == 0) {
+        bu_row_t row = {stage, t->name, sizes[k], sizes[k], iters, usec, NULL, -1.0};
+        bu_report_row(&rep, &row);
+      }
     }
   }
 

@@ -8,7 +8,13 @@
  *
  * Every number is the mean per operation over a timed run of consecutive
  * operations (non-blocking: issue all, then one wait), after untimed warm-up
- * operations.  Run `stpbench --help` for tests and options.
+ * operations; the AM Long tests follow seed 002's methodology (GASNet's
+ * testam and testqueue).  Run `stpbench --help` for tests and options.
+ *
+ * MPI messages per operation: when a PMPI interposer exporting
+ * `unsigned long long stp_pmpi_total(int what)` is loaded (LD_PRELOAD), the
+ * messages node 0 and node 1 send during each timed run are counted and
+ * reported; without it the column is empty.
  *
  *   STAGEPORT_STAGE=mpi mpirun -np 2 bench/stpbench -t putlat,amshort --csv out.csv
  */
@@ -20,6 +26,7 @@
 #endif
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,14 +59,26 @@
 /* ------------------------------------------------------------------ */
 /* state                                                               */
 /* ------------------------------------------------------------------ */
-enum { H_SHORT_REQ = 201, H_SHORT_REP, H_MED_REQ, H_MED_REP };
+enum {
+  H_SHORT_REQ = 201, H_SHORT_REP, H_MED_REQ, H_PAYLOAD_REP, H_LONG_PING, H_LONG_ACK,
+  H_HELLO, H_ARM, H_DONE, H_COUNT
+};
 
 static gasnet_node_t me, peer;
 static char *lseg;             /* node 0: start of its own segment */
-static char *rseg;             /* node 0: start of the peer's segment */
+static char *rseg;             /* start of the peer's segment */
 static char *oosbuf;           /* node 0: malloc'd out-of-segment source */
 static volatile long replies;  /* AM round trips completed */
 static const char *stage_name;
+static size_t inject_size = 4 << 10; /* aminject's payload (--inject-size) */
+static size_t inject_depth = 256;    /* aminject's largest queue depth (--inject-depth) */
+
+/* MPI message counting (see counting_setup): the interposer's total, node 1's
+ * count at the start of a timed run, its flags and node 0's copy of it */
+static unsigned long long (*pmpi_total)(int what);
+static int counting;
+static volatile int hello, peer_has_count, win_closed, have_peer_msgs;
+static unsigned long long win_base, peer_msgs;
 
 static void die(const char *what, int rc) {
   fprintf(stderr, "stpbench (node %u): %s failed: %d\n", (unsigned)me, what, rc);
@@ -85,11 +104,47 @@ static void h_short_rep(gasnet_token_t token) { (void)token; replies++; }
 static void h_med_req(gasnet_token_t token, void *buf, size_t nbytes) {
   (void)buf; (void)nbytes;
   static char none; /* 0-byte reply: the source is never read */
-  CHECK(gasnet_AMReplyMedium0(token, H_MED_REP, &none, 0));
+  CHECK(gasnet_AMReplyMedium0(token, H_PAYLOAD_REP, &none, 0));
 }
-static void h_med_rep(gasnet_token_t token, void *buf, size_t nbytes) {
+/* a Medium or Long reply */
+static void h_payload_rep(gasnet_token_t token, void *buf, size_t nbytes) {
   (void)token; (void)buf; (void)nbytes;
   replies++;
+}
+
+/* amlong: the payload as it landed goes back, same size, to node 0's segment */
+static void h_long_ping(gasnet_token_t token, void *buf, size_t nbytes) {
+  CHECK(gasnet_AMReplyLong0(token, H_PAYLOAD_REP, buf, nbytes, rseg));
+}
+/* amlongbw, aminject */
+static void h_long_ack(gasnet_token_t token, void *buf, size_t nbytes) {
+  (void)buf; (void)nbytes;
+  CHECK(gasnet_AMReplyShort0(token, H_SHORT_REP));
+}
+
+/* counting: whether the peer has the interposer; node 1's window opens after
+ * its reply to ARM (sent before the count is taken: not the run's message)
+ * and closes when DONE arrives, answered with the count */
+static unsigned long long mpi_sent(void) { return pmpi_total ? pmpi_total(2) : 0; }
+static void h_hello(gasnet_token_t token, gasnet_handlerarg_t has) {
+  (void)token;
+  peer_has_count = has;
+  hello = 1;
+}
+static void h_arm(gasnet_token_t token) {
+  CHECK(gasnet_AMReplyShort0(token, H_SHORT_REP));
+  win_base = mpi_sent();
+}
+static void h_done(gasnet_token_t token) {
+  unsigned long long d = mpi_sent() - win_base;
+  CHECK(gasnet_AMReplyShort2(token, H_COUNT, (gasnet_handlerarg_t)(uint32_t)(d >> 32),
+                             (gasnet_handlerarg_t)(uint32_t)d));
+  win_closed = 1;
+}
+static void h_count(gasnet_token_t token, gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
+  (void)token;
+  peer_msgs = (unsigned long long)(uint32_t)hi << 32 | (uint32_t)lo;
+  have_peer_msgs = 1;
 }
 
 /* the specification's type of gasnet_handlerentry_t.fnptr (it names none) */
@@ -106,7 +161,13 @@ static gasnet_handlerentry_t handlers[] = {
   {H_SHORT_REQ, (handler_fn)h_short_req},
   {H_SHORT_REP, (handler_fn)h_short_rep},
   {H_MED_REQ, (handler_fn)h_med_req},
-  {H_MED_REP, (handler_fn)h_med_rep},
+  {H_PAYLOAD_REP, (handler_fn)h_payload_rep},
+  {H_LONG_PING, (handler_fn)h_long_ping},
+  {H_LONG_ACK, (handler_fn)h_long_ack},
+  {H_HELLO, (handler_fn)h_hello},
+  {H_ARM, (handler_fn)h_arm},
+  {H_DONE, (handler_fn)h_done},
+  {H_COUNT, (handler_fn)h_count},
 };
 
 /* ------------------------------------------------------------------ */
@@ -148,7 +209,45 @@ static void run_ammedium(size_t n, long iters) {
   }
 }
 
+/* amlong: seed 002's ping-pong (testam "AMLong ping-pong roundtrip ReqRep") */
+static void run_amlong(size_t n, long iters) {
+  for (long i = 0; i < iters; i++) {
+    long want = replies + 1;
+    CHECK(gasnet_AMRequestLong0(peer, H_LONG_PING, lseg, n, rseg));
+    GASNET_BLOCKUNTIL(replies == want);
+  }
+}
+
+/* amlongbw: issue all (Async: seed 002's implicit-handle local completion;
+ * the source is never modified), then wait for every reply */
+static void run_amlongbw(size_t n, long iters) {
+  long want = replies + iters;
+  for (long i = 0; i < iters; i++) CHECK(gasnet_AMRequestLongAsync0(peer, H_LONG_ACK, lseg, n, rseg));
+  GASNET_BLOCKUNTIL(replies == want);
+}
+
+/* aminject: seed 002 Fig. 3 (testqueue -l -i): bursts of q back-to-back
+ * requests; only the burst is timed, its replies are awaited after it.
+ * Returns the microseconds spent issuing. */
+static double run_aminject(size_t q, long bursts) {
+  double usec = 0;
+  for (long b = 0; b < bursts; b++) {
+    long want = replies + (long)q;
+    double t0 = bu_now_usec();
+    for (size_t i = 0; i < q; i++)
+      CHECK(gasnet_AMRequestLongAsync0(peer, H_LONG_ACK, oosbuf, inject_size, rseg));
+    usec += bu_now_usec() - t0;
+    GASNET_BLOCKUNTIL(replies == want);
+  }
+  return usec;
+}
+
 static size_t medium_cap(void) { return gasnet_AMMaxMedium(); }
+static size_t long_request_cap(void) { return gasnet_AMMaxLongRequest(); }
+static size_t long_cap(void) {
+  size_t rq = gasnet_AMMaxLongRequest(), rp = gasnet_AMMaxLongReply();
+  return rq < rp ? rq : rp;
+}
 
 /* ------------------------------------------------------------------ */
 /* test table                                                          */
@@ -161,32 +260,52 @@ typedef struct test {
   const char *group;         /* what -t selects */
   size_t lo, hi;             /* default size range; hi == 0: one size-less row */
   size_t (*cap)(void);       /* hard maximum size, NULL = none */
-  void (*run)(size_t n, long iters);
+  void (*run)(size_t n, long iters);      /* timed whole, or */
+  double (*timed)(size_t n, long iters);  /* times itself: returns the microseconds that count */
+  int depth;                 /* the size is a queue depth (1 .. --inject-depth, not -m/-M):
+                                iters bursts of size operations of --inject-size bytes */
   const char *about;
 } test_t;
 
 static const test_t tests[] = {
-  {"putlat", "putlat", 1, 4 * KiB, NULL, run_putlat,
+  {"putlat", "putlat", 1, 4 * KiB, NULL, run_putlat, NULL, 0,
    "blocking gasnet_put latency, in-segment source"},
-  {"getlat", "getlat", 1, 4 * KiB, NULL, run_getlat,
+  {"getlat", "getlat", 1, 4 * KiB, NULL, run_getlat, NULL, 0,
    "blocking gasnet_get latency, into the segment"},
-  {"putbw", "putbw", 1 * KiB, 4 * MiB, NULL, run_putbw,
+  {"putbw", "putbw", 1 * KiB, 4 * MiB, NULL, run_putbw, NULL, 0,
    "gasnet_put_nbi_bulk flood: issue all, one gasnet_wait_syncnbi_puts"},
-  {"amshort", "amshort", 0, 0, NULL, run_amshort,
+  {"amshort", "amshort", 0, 0, NULL, run_amshort, NULL, 0,
    "AM Short request/reply round trip, 0 args"},
-  {"ammedium", "ammedium", 0, 64 * KiB, medium_cap, run_ammedium,
+  {"ammedium", "ammedium", 0, 64 * KiB, medium_cap, run_ammedium, NULL, 0,
    "AM Medium round trip, payload in the request, 0-byte Medium reply"},
-  {"oosputbw", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_oosputbw,
+  {"oosputbw", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_oosputbw, NULL, 0,
    "blocking gasnet_put_bulk, out-of-segment (malloc'd, fixed) source"},
-  {"oosputbw-seg", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_segputbw,
+  {"oosputbw-seg", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_segputbw, NULL, 0,
    "the same with an in-segment source (run with oosputbw)"},
+  {"amlong", "amlong", 8, 64 * KiB, long_cap, run_amlong, NULL, 0,
+   "AM Long ping-pong round trip, seed 002 Fig. 1-2 (testam 'AMLong ping-pong'): gasnet_AMRequestLong0 "
+   "of n bytes from node 0's segment to node 1's, whose handler answers gasnet_AMReplyLong0 of the n "
+   "bytes as landed into node 0's segment; seed 002's bandwidth is 2n / this time"},
+  {"amlongbw", "amlongbw", 1 * KiB, 1 * MiB, long_request_cap, run_amlongbw, NULL, 0,
+   "AM Long flood: gasnet_AMRequestLongAsync0 x iters of n bytes from node 0's segment to the start "
+   "of node 1's, each answered by an AM Short0 reply, then wait for all replies"},
+  {"aminject", "aminject", 1, 0, NULL, NULL, run_aminject, 1,
+   "AM Long injection overhead vs queue depth, seed 002 Fig. 3 (testqueue -l -i): mean time inside "
+   "gasnet_AMRequestLongAsync0 of --inject-size bytes (malloc'd source, like testqueue's default) over "
+   "bursts of Q back-to-back requests; each reply (Short0) awaited after the burst, untimed; "
+   "size column = Q"},
 };
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))
-#define DEFAULT_TESTS "putlat,getlat,putbw,amshort,ammedium,oosputbw"
+#define DEFAULT_TESTS "putlat,getlat,putbw,amshort,ammedium,oosputbw,amlong,amlongbw,aminject"
 
 /* effective size range of a test under the options; 1 when its cap cut it */
 static int test_range(const test_t *t, const bu_opts_t *o, size_t *lo, size_t *hi) {
   *lo = *hi = 0;
+  if (t->depth) {
+    *lo = 1;
+    *hi = inject_depth;
+    return 0;
+  }
   if (t->hi == 0) return 0; /* size-less test */
   bu_range(o, t->lo, t->hi, lo, hi);
   if (!t->cap || *hi <= t->cap()) return 0;
@@ -248,24 +367,56 @@ static long long papi_end(void) { return -1; }
 /* ------------------------------------------------------------------ */
 /* the one timing loop                                                 */
 /* ------------------------------------------------------------------ */
+static double run_test(const test_t *t, size_t n, long iters) {
+  if (t->timed) return t->timed(n, iters);
+  double t0 = bu_now_usec();
+  t->run(n, iters);
+  return bu_now_usec() - t0;
+}
+
+/* Counting: node 0 opens node 1's window (ARM, answered before node 1 takes
+ * its count) before taking its own, and closes it (DONE, answered with node
+ * 1's messages since) after: node 1 polls for the whole timed run instead of
+ * sitting in the barrier, and neither count has a message of the exchange. */
+static void count_window_open(void) {
+  long want = replies + 1;
+  CHECK(gasnet_AMRequestShort0(peer, H_ARM));
+  GASNET_BLOCKUNTIL(replies == want);
+}
+static unsigned long long count_window_close(void) {
+  have_peer_msgs = 0;
+  CHECK(gasnet_AMRequestShort0(peer, H_DONE));
+  GASNET_BLOCKUNTIL(have_peer_msgs);
+  return peer_msgs;
+}
+
 /* All nodes call this together.  Node 0 runs the warm-up, then the timed
- * operations; returns microseconds per operation on node 0 (0 elsewhere)
- * and the PAPI instruction count (or -1) in *ins. */
-static double measure(const test_t *t, size_t n, long iters, long warm, long long *ins) {
-  double t0 = 0, t1 = 0;
+ * operations; returns microseconds per operation on node 0 (0 elsewhere),
+ * the PAPI instruction count (or -1) in *ins and the MPI messages both
+ * nodes sent during the timed run (or -1: not counted) in *msgs.  ops: the
+ * operations a timed run of iters makes. */
+static double measure(const test_t *t, size_t n, long iters, long warm, long ops, long long *ins,
+                      double *msgs) {
+  double usec = 0;
   *ins = -1;
+  *msgs = -1;
   barrier();
-  if (me == 0 && warm > 0) t->run(n, warm);
+  if (me == 0 && warm > 0) run_test(t, n, warm);
   barrier();
   if (me == 0) {
+    if (counting) count_window_open();
+    unsigned long long m0 = mpi_sent();
     papi_begin();
-    t0 = bu_now_usec();
-    t->run(n, iters);
-    t1 = bu_now_usec();
+    usec = run_test(t, n, iters);
     *ins = papi_end();
+    unsigned long long m1 = mpi_sent();
+    if (counting) *msgs = (double)(m1 - m0 + count_window_close()) / (double)ops;
+  } else if (me == 1 && counting) {
+    GASNET_BLOCKUNTIL(win_closed);
+    win_closed = 0;
   }
   barrier();
-  return me == 0 ? (t1 - t0) / (double)iters : 0.0;
+  return me == 0 ? usec / (double)ops : 0.0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -294,6 +445,17 @@ static void list_stages(const char *label) {
 #else
   printf("%s\n", find_stage_name(label));
 #endif
+}
+
+/* The interposer is looked up by name (it is optional: LD_PRELOAD); nodes 0
+ * and 1 count only when both have it. */
+static void counting_setup(void) {
+  pmpi_total = (unsigned long long (*)(int))dlsym(RTLD_DEFAULT, "stp_pmpi_total");
+  if (me > 1) return;
+  int have = pmpi_total != NULL; /* a variable: real GASNet's macros do not parenthesize arguments */
+  CHECK(gasnet_AMRequestShort1(peer, H_HELLO, have));
+  GASNET_BLOCKUNTIL(hello);
+  counting = pmpi_total && peer_has_count;
 }
 
 /* One put + get round trip with a pattern: a broken stage fails loudly here
@@ -329,6 +491,21 @@ static const char usage[] =
   "  oosputbw   blocking gasnet_put_bulk from a malloc'd out-of-segment source\n"
   "             (same address every time), 4 KiB .. 4 MiB, and the same from an\n"
   "             in-segment source (rows named oosputbw-seg)\n"
+  "  amlong     AM Long ping-pong round trip (seed 002 Fig. 1-2, GASNet testam):\n"
+  "             gasnet_AMRequestLong0 of n bytes segment to segment, the handler\n"
+  "             answers gasnet_AMReplyLong0 of the same n bytes into node 0's\n"
+  "             segment; 8 B .. 64 KiB (capped at the smaller of\n"
+  "             gasnet_AMMaxLongRequest() and gasnet_AMMaxLongReply())\n"
+  "  amlongbw   AM Long flood (seed 000's flood methodology): gasnet_\n"
+  "             AMRequestLongAsync0 x iters of n bytes to one address, each\n"
+  "             answered by an AM Short reply, then wait for all replies;\n"
+  "             1 KiB .. 1 MiB (capped at gasnet_AMMaxLongRequest())\n"
+  "  aminject   AM Long injection overhead vs queue depth (seed 002 Fig. 3,\n"
+  "             GASNet testqueue -l -i): mean time inside gasnet_AMRequestLong-\n"
+  "             Async0 of --inject-size bytes (malloc'd source) in bursts of Q\n"
+  "             back-to-back requests, each burst's replies awaited untimed;\n"
+  "             the size column is Q = 1, step, step^2 .. --inject-depth (-m/-M\n"
+  "             do not apply); iters bursts per Q (within --max-bytes)\n"
   "\n"
   "options:\n"
   "  -t, --tests LIST     tests to run\n"
@@ -341,28 +518,43 @@ static const char usage[] =
   "      --max-bytes B    per-size byte budget (default 1G): sizes where\n"
   "                       size * iters > B run max(B / size, 100) iterations\n"
   "                       (only the bandwidth tests above 100 KiB), 0 = off\n"
-  "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s\n"
-  "                       (MB = 2^20 bytes; header written when FILE is new)\n"
+  "      --inject-size B  aminject's payload (default 4K, seed 002 Fig. 3's\n"
+  "                       smallest; capped at gasnet_AMMaxLongRequest())\n"
+  "      --inject-depth Q aminject's largest queue depth (default 256, as seed\n"
+  "                       002's testqueue run)\n"
+  "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s,\n"
+  "                       mpi_msgs_per_op (MB = 2^20 bytes; header written when\n"
+  "                       FILE is new; iters = operations timed; aminject's MB/s\n"
+  "                       is its payload over the time inside the call)\n"
   "      --label NAME     stage name in the output (default: the stageport\n"
   "                       stage, or gasnet-<conduit> for a real GASNet build)\n"
   "      --list-stages    print the stages this library was built with, one a\n"
   "                       line, and exit (no launcher needed)\n"
   "      --no-papi        do not try PAPI instruction counters\n"
-  "  -h, --help           this text\n";
+  "  -h, --help           this text\n"
+  "\n"
+  "MPI messages per operation (mpi_msgs_per_op; empty otherwise): when a PMPI\n"
+  "interposer exporting unsigned long long stp_pmpi_total(int what) is loaded\n"
+  "on nodes 0 and 1 (LD_PRELOAD), the messages both send during each timed run\n"
+  "(what = 2), divided by the operations; node 1 then polls during the run\n"
+  "instead of waiting in the barrier.\n";
 
-enum { OPT_LIST_STAGES = 2000, OPT_NO_PAPI };
+enum { OPT_LIST_STAGES = 2000, OPT_NO_PAPI, OPT_INJECT_SIZE, OPT_INJECT_DEPTH };
 static const struct option extra_opts[] = {
   {"list-stages", no_argument, NULL, OPT_LIST_STAGES},
   {"no-papi", no_argument, NULL, OPT_NO_PAPI},
+  {"inject-size", required_argument, NULL, OPT_INJECT_SIZE},
+  {"inject-depth", required_argument, NULL, OPT_INJECT_DEPTH},
   {NULL, 0, NULL, 0},
 };
 typedef struct { int list_stages, no_papi; } extra_t;
 
 static int extra_cb(int val, const char *arg, void *ctx) {
   extra_t *x = ctx;
-  (void)arg;
   if (val == OPT_LIST_STAGES) x->list_stages = 1;
   else if (val == OPT_NO_PAPI) x->no_papi = 1;
+  else if (val == OPT_INJECT_SIZE) return bu_parse_size(arg, &inject_size);
+  else if (val == OPT_INJECT_DEPTH) return bu_parse_size(arg, &inject_depth) || inject_depth < 1 ? -1 : 0;
   else return -1;
   return 0;
 }
@@ -395,6 +587,8 @@ int main(int argc, char **argv) {
     gasnet_exit(1);
   }
   peer = me == 0 ? 1 : 0;
+  int inject_capped = inject_size > gasnet_AMMaxLongRequest();
+  if (inject_capped) inject_size = gasnet_AMMaxLongRequest();
 
   /* segment: the largest size any selected test moves, whole pages, with
    * room for the sanity check */
@@ -403,6 +597,7 @@ int main(int argc, char **argv) {
     size_t lo, hi;
     if (!test_selected(&tests[i], &o)) continue;
     test_range(&tests[i], &o, &lo, &hi);
+    if (tests[i].depth) hi = inject_size;
     if (hi > need) need = hi;
   }
   uintptr_t segsize = ((uintptr_t)need + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
@@ -419,8 +614,9 @@ int main(int argc, char **argv) {
   lseg = si[me].addr;
   rseg = si[peer].addr;
   stage_name = find_stage_name(o.label);
+  counting_setup();
 
-  bu_report_t rep = {NULL, NULL};
+  bu_report_t rep = {NULL, NULL, 0};
   if (me == 0) {
     oosbuf = malloc(need);
     if (!oosbuf) die("malloc (out-of-segment buffer)", -1);
@@ -433,8 +629,13 @@ int main(int argc, char **argv) {
 #else
     printf("# GASNet: %s\n", GASNET_CONFIG_STRING);
 #endif
+    if (counting)
+      printf("# MPI messages per operation: counted (stp_pmpi_total, nodes 0 and 1, timed runs)\n");
+    else if (pmpi_total || peer_has_count)
+      printf("# MPI messages per operation: not counted (stp_pmpi_total on node %d only)\n",
+             pmpi_total ? 0 : 1);
     if (!x.no_papi) papi_setup();
-    if (bu_report_open(&rep, o.csv, PAPI_COLUMN) != 0) gasnet_exit(1);
+    if (bu_report_open(&rep, o.csv, PAPI_COLUMN, counting) != 0) gasnet_exit(1);
     bu_report_header(&rep);
   }
   sanity_check();
@@ -443,17 +644,25 @@ int main(int argc, char **argv) {
     const test_t *t = &tests[i];
     size_t lo, hi, sizes[64];
     if (!test_selected(t, &o)) continue;
+    if (me == 0) printf("# %s: %s\n", t->name, t->about);
     if (test_range(t, &o, &lo, &hi) && me == 0)
       printf("# %s: sizes capped at the maximum, %zu bytes\n", t->name, hi);
+    if (t->depth && me == 0)
+      printf("# %s: size column = queue depth Q; payload %zu bytes%s\n", t->name, inject_size,
+             inject_capped ? " (--inject-size capped at gasnet_AMMaxLongRequest())" : "");
     size_t ns = lo > hi ? 0 : bu_sizes(lo, hi, o.step, sizes, 64);
     for (size_t k = 0; k < ns; k++) {
-      long iters = bu_iters_for(sizes[k], o.iters, o.max_bytes);
+      size_t bytes = t->depth ? inject_size : sizes[k]; /* per operation */
+      long iters = bu_iters_for(t->depth ? sizes[k] * bytes : bytes, o.iters, o.max_bytes);
+      long ops = t->depth ? iters * (long)sizes[k] : iters;
       long long ins;
-      double usec = measure(t, sizes[k], iters, bu_warmup_for(iters, o.warmup), &ins);
+      double msgs;
+      double usec = measure(t, sizes[k], iters, bu_warmup_for(iters, o.warmup), ops, &ins, &msgs);
       if (me == 0) {
         char extra[32];
-        snprintf(extra, sizeof extra, "%.1f", ins >= 0 ? (double)ins / (double)iters : 0.0);
-        bu_report_row(&rep, stage_name, t->name, sizes[k], iters, usec, ins >= 0 ? extra : NULL);
+        snprintf(extra, sizeof extra, "%.1f", ins >= 0 ? (double)ins / (double)ops : 0.0);
+        bu_row_t row = {stage_name, t->name, sizes[k], bytes, ops, usec, ins >= 0 ? extra : NULL, msgs};
+        bu_report_row(&rep, &row);
       }
     }
   }
