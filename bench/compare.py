@@ -52,7 +52,7 @@ the least disturbed attempt; --wait-idle S also waits for a quiet machine
 before each run.  Medians over --reps then absorb what is left.
 
 MPI messages per operation: --mpi-count SO (default: the build tree's
-tests/.libs/libstpmpicount.so when it exists) preloads a PMPI interposer
+tests/libstpmpicount.so when it exists) preloads a PMPI interposer
 exporting stp_pmpi_total() into every stpbench column's ranks (stages and
 --gasnet); stpbench then counts the messages nodes 0 and 1 send in each timed
 run, and a last table shows them per operation, one size per test (MSGS_SIZE),
@@ -589,7 +589,7 @@ def find_mpi_count(opt, builddir):
     if opt:
         return os.path.abspath(opt) if os.path.exists(opt) else False
     for d in (os.path.dirname(builddir), builddir):
-        so = os.path.join(d, "tests", ".libs", "libstpmpicount.so")
+        so = os.path.join(d, "tests", "libstpmpicount.so")
         if os.path.exists(so):
             return so
     return None
@@ -662,7 +662,7 @@ def parse_args(argv):
     ap.add_argument("--mpi-count", metavar="SO",
                     help="PMPI interposer exporting stp_pmpi_total(), LD_PRELOADed into the ranks of "
                     "every stpbench column (stages and --gasnet): adds the table 'MPI messages per "
-                    "operation' (default: tests/.libs/libstpmpicount.so of the build tree holding "
+                    "operation' (default: tests/libstpmpicount.so of the build tree holding "
                     "stpbench, when it exists; "
                     "'none': never -- node 1 then waits in a barrier, not polling, during a timed run)")
     ap.add_argument("--inject-size", metavar="SIZE",
