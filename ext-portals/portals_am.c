@@ -683,22 +683,15 @@ static int pam_request(gasnet_node_t dest, const stp_am_t *am) {
 /* poll                                                                */
 /* ------------------------------------------------------------------ */
 static int pam_poll(void) {
-  ptl_event_t ev;
-  int n = 0, rc;
+  int n = 0;
   while (STP_UNLIKELY(pa.ndeferred)) {
     uint32_t si = pa.deferred[0];
     memmove(pa.deferred, pa.deferred + 1, --pa.ndeferred * sizeof(*pa.deferred));
     run_reply(si);
     n++;
   }
-  while (n < 64 && (rc = PtlEQGet(pa.am_eq, &ev)) != PTL_EQ_EMPTY) {
-    if (STP_UNLIKELY(rc != PTL_OK))
-      stp_fatal("Portals Core: PtlEQGet(AM_EQ): %s%s", PtlErrorStr(rc),
-                rc == PTL_EQ_DROPPED ? " (request events were lost: credit accounting is broken)" : "");
-    am_eq_event(&ev);
-    n++;
-  }
-  return n;
+  return n + stp_pc_drain(pa.am_eq, 64, am_eq_event, "AM_EQ",
+                          " (request events were lost: credit accounting is broken)");
 }
 
 /* ------------------------------------------------------------------ */

@@ -182,17 +182,22 @@ static void handle_event(const ptl_event_t *ev) {
   if (!s->need) slot_release(si);
 }
 
-int stp_pc_poll(void) {
+int stp_pc_drain(ptl_handle_eq_t eq, int max, void (*handle)(const ptl_event_t *ev), const char *name,
+                 const char *lost) {
   ptl_event_t ev;
   int n = 0, rc;
-  while ((rc = PtlEQGet(stp_pc.safe_eq, &ev)) != PTL_EQ_EMPTY) {
+  while (n < max && (rc = PtlEQGet(eq, &ev)) != PTL_EQ_EMPTY) {
     if (STP_UNLIKELY(rc != PTL_OK))
-      stp_fatal("Portals conduit: PtlEQGet(SAFE_EQ): %s%s", PtlErrorStr(rc),
-                rc == PTL_EQ_DROPPED ? " (events were lost: send-token accounting is broken)" : "");
-    handle_event(&ev);
+      stp_fatal("Portals conduit: PtlEQGet(%s): %s%s", name, PtlErrorStr(rc), rc == PTL_EQ_DROPPED ? lost : "");
+    handle(&ev);
     n++;
   }
   return n;
+}
+
+int stp_pc_poll(void) {
+  return stp_pc_drain(stp_pc.safe_eq, INT32_MAX, handle_event, "SAFE_EQ",
+                      " (events were lost: send-token accounting is broken)");
 }
 
 /* ------------------------------------------------------------------ */

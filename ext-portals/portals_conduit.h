@@ -146,6 +146,10 @@ static inline ptl_handle_md_t stp_pc_local_md(stp_pc_slot_t *s, void *p, size_t 
 /* Drain SAFE_EQ (the network's poll): what a reply that stalls polls, so
  * that it never runs request handlers. */
 int stp_pc_poll(void);
+/* Take up to max events of eq, each to handle; a lost event (EQ overflow)
+ * is a fatal error naming eq and saying what `lost` means.  How many. */
+int stp_pc_drain(ptl_handle_eq_t eq, int max, void (*handle)(const ptl_event_t *ev), const char *name,
+                 const char *lost);
 
 /* Where node's segment address addr lies in its RAR entry. */
 static inline ptl_size_t stp_pc_roff(gasnet_node_t node, const void *addr) {

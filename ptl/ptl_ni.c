@@ -188,6 +188,7 @@ int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desir
     goto fail;
   }
   ptl_the_ni = ni;
+  ptl_xport_ni_gone(0);
   if (offload) {
     if (pthread_create(&x->nic, NULL, nic_main, ni) != 0) {
       ptl_the_ni = NULL;
@@ -241,6 +242,7 @@ int PtlNIFini(ptl_handle_ni_t ni_handle) {
   ptl_the_ni = NULL;
   ptl_mem_fini(ni);   /* MDs over extension memory do not own its registration */
   ptl_ni_destroy(ni); /* the others are deregistered through the hooks; x still alive */
+  ptl_xport_ni_gone(1);
   x_close(x);
   return PTL_OK;
 }

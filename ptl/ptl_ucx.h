@@ -147,6 +147,7 @@ int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, 
 
 /* ptl_put.c */
 void ptl_send_cb(void *req, ucs_status_t st, void *user_data); /* an app-side send completed */
+void ptl_xport_ni_gone(int gone); /* PtlNIFini: the NI is destroyed (1), a new one opened (0) */
 void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w);       /* rx side */
 
 /* ptl_pub.c */

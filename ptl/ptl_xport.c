@@ -197,9 +197,21 @@ static void reply_sent(ptl_op_t *op, ucs_status_t st) {
   ptl_op_put(op);
 }
 
+/* Set by PtlNIFini once the NI is destroyed: the main worker is destroyed
+ * after it (the NI's registrations need UCX), and destroying a worker can
+ * still complete a send of ours (an ACK or a Get's answer on one of UCX's
+ * internal endpoints, over TCP): its callback then only frees the request.
+ * (The op itself lives in x, alive until after the worker.) */
+static int ni_gone;
+void ptl_xport_ni_gone(int gone) { ni_gone = gone; }
+
 static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
   ptl_op_t *op = user_data;
   ptl_ni_t *ni = op->ni;
+  if (PTL_UNLIKELY(ni_gone)) {
+    ucp_request_free(req);
+    return;
+  }
   ptl_lock(ni);
   if (op->kind == OPK_REPLY) {
     reply_sent(op, st);
