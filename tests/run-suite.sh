@@ -396,19 +396,22 @@ run_injects() {
     nfail=$((nfail + 1))
     return
   fi
-  # a client that set MPI_ERRORS_RETURN on MPI_COMM_WORLD, and an MPI_Isend
-  # of the library's that fails mid-run
-  run_inject mpi_isend_errors_return 2 "stageport: rank 1: .*MPI.*fail|MPI_Isend failed" \
-    FAULT_MPI_ERRORS_RETURN=1 FAULT_MPI_ISEND_AT=3000 FAULT_RANK=1 -- "$BINDIR/conformance"
-  # silent corruption on the wire (the last byte flipped in 20 messages or
-  # puts in a row; one alone may land on bytes overwritten before they are
-  # read): no library can notice that, but the stress test must -- the
-  # proof that its checks check
-  run_inject stress_sees_corrupt_message 3 "^FAIL stress: node [0-9]+: .*wrong|^FAIL stress: node [0-9]+: .*expected" \
-    FAULT_MPI_ISEND_CORRUPT_AT=1000 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
+  # The MPI Core's traffic (not `portals`: it makes no MPI call after attach)
+  if [ "$stage" != portals ]; then
+    # a client that set MPI_ERRORS_RETURN on MPI_COMM_WORLD, and an MPI_Isend
+    # of the library's that fails mid-run
+    run_inject mpi_isend_errors_return 2 "stageport: rank 1: .*MPI.*fail|MPI_Isend failed" \
+      FAULT_MPI_ERRORS_RETURN=1 FAULT_MPI_ISEND_AT=3000 FAULT_RANK=1 -- "$BINDIR/conformance"
+    # silent corruption on the wire (the last byte flipped in 20 messages or
+    # puts in a row; one alone may land on bytes overwritten before they are
+    # read): no library can notice that, but the stress test must -- the
+    # proof that its checks check
+    run_inject stress_sees_corrupt_message 3 "^FAIL stress: node [0-9]+: .*wrong|^FAIL stress: node [0-9]+: .*expected" \
+      FAULT_MPI_ISEND_CORRUPT_AT=1000 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
+  fi
   local named="stageport: node 0: fatal error: .*(fail|drop)|ptl \(rank 0\): fatal"
   case $stage in
-    ucx | hybrid)
+    ucx | hybrid | portals)
       # a UCX put that fails at once
       run_inject ucx_put_fails 2 "$named" FAULT_UCP_PUT_AT=100 FAULT_RANK=0 -- "$BINDIR/conformance"
       run_inject stress_sees_corrupt_put 3 "^FAIL stress: node [0-9]+: .*wrong" \
@@ -416,10 +419,10 @@ run_injects() {
       ;;
   esac
   case $stage in
-    hybrid)
+    hybrid | portals)
       # a UCX operation that fails after it started (its final status), on
       # a real network path where operations take requests: a Put's send,
-      # a flush, a Get's reply
+      # a flush, a Get's reply (portals: an AM's send too)
       local at
       for at in 20 200; do
         run_inject "ucx_status_$at" 2 "$named" UCX_TLS=tcp,self FAULT_UCP_STATUS_AT=$at FAULT_RANK=0 \
@@ -466,9 +469,12 @@ run_nochecks_all() {
   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   for st in $STAGES; do
     variant_flags=()
-    run_nochecks "$st" medium_too_big "AMRequestMedium.*65537"
-    run_nochecks "$st" long_too_big "AMRequestLong.*65537"
-    run_nochecks "$st" reply_medium_too_big "AMReplyMedium.*65537"
+    # the maxima + 1: the MPI Core's 65536 for Medium and Long; the Portals Core's 8192 and 1 MiB
+    local med=65537 lng=65537
+    [ "$st" = portals ] && med=8193 lng=1048577
+    run_nochecks "$st" medium_too_big "AMRequestMedium.*$med"
+    run_nochecks "$st" long_too_big "AMRequestLong.*$lng"
+    run_nochecks "$st" reply_medium_too_big "AMReplyMedium.*$med"
     run_nochecks "$st" nargs "AMRequestShort.*17"
     run_nochecks "$st" reserved_handler_request "AMRequestShort.* 2 "
     run_nochecks "$st" reserved_handler_reply "AMReplyMedium.* 11 "
@@ -478,11 +484,13 @@ run_nochecks_all() {
         run_nochecks "$st" seg_before "outside this node's segment"
         run_nochecks "$st" seg_straddle_memset "outside this node's segment"
         ;;
-      hybrid) # the target's RAR entry takes no range outside the segment: the
-              # initiator learns its operation was dropped
+      hybrid | portals) # the target's RAR entry takes no range outside the
+              # segment: the initiator learns its operation was dropped
         run_nochecks "$st" seg_beyond "dropped by the target"
         run_nochecks "$st" seg_before "dropped by the target"
         run_nochecks "$st" seg_straddle "dropped by the target"
+        # the Portals Core's target bounds every Long destination it is sent
+        [ "$st" = portals ] && run_nochecks "$st" long_dest_range "AM Long destination.*outside this node's segment"
         ;;
     esac
   done
