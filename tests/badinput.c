@@ -356,7 +356,12 @@ static void m_barrier_wait_no_notify(void) {
 /* portals: STAGEPORT_AM_OVERSPEND=8 (set before init) makes every node
  * promise 8 times the ReqRB space it has; node 1 sleeps in a handler while
  * node 0 spends its credits on the largest Mediums, which overflow node
- * 1's ReqRBs: the catch-all entry (CB) must turn that into a fatal error. */
+ * 1's ReqRBs: the catch-all entry (CB) must turn that into a fatal error.
+ * Offload mode only: there ptl's progress thread (the NIC) appends while
+ * node 1 sleeps, deterministically; in host mode nothing is matched until
+ * node 1 polls, and it drains AM_EQ between UCX's delivery batches, so the
+ * overflow depends on how many messages one batch holds (under ASan it
+ * did not happen once). */
 static void m_credits_overspent(void) {
   static char big[1 << 16];
   expect("sub", "catch-all (CB)");
@@ -417,7 +422,8 @@ static const mode_t_ modes[] = {
 };
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
 
-/* modes of one stage: listed and run only when STAGEPORT_STAGE names it */
+/* modes of one stage: listed and run only when STAGEPORT_STAGE names it
+ * (and, for `portals`, STAGEPORT_PTL_MODE is not host) */
 static const struct {
   const char *stage;
   mode_t_ m;
@@ -430,7 +436,8 @@ static const struct {
 
 int main(int argc, char **argv) {
   const mode_t_ *m = NULL;
-  const char *st = getenv("STAGEPORT_STAGE");
+  const char *st = getenv("STAGEPORT_STAGE"), *pm = getenv("STAGEPORT_PTL_MODE");
+  if (st && pm && !strcmp(pm, "host")) st = NULL; /* (see m_credits_overspent) */
   for (int i = 0; argc > 1 && i < NMODES; i++)
     if (!strcmp(argv[1], modes[i].name)) m = &modes[i];
   for (int i = 0; argc > 1 && i < NSTAGE_MODES; i++)
