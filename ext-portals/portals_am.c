@@ -265,16 +265,19 @@ static void rpl_free(uint32_t ri) {
   pa.free_rpl = ri;
 }
 
+/* One step of a wait that must not run request handlers: SAFE_EQ alone. */
+static inline void safe_wait_step(unsigned *spins) {
+  stp_pc_poll();
+  if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(spins);
+}
+
 /* The resources of a worst-case reply, before a request handler runs: an
  * RplSB buffer and two reply tokens.  Waits on SAFE_EQ alone: what comes
  * back there are local completions of earlier replies. */
 static uint32_t reserve_reply(void) {
   unsigned spins = 0;
   uint32_t ri;
-  while (STP_UNLIKELY(pa.free_rpl == NONE || pa.rtokens < 2)) {
-    stp_pc_poll();
-    if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(&spins);
-  }
+  while (STP_UNLIKELY(pa.free_rpl == NONE || pa.rtokens < 2)) safe_wait_step(&spins);
   ri = pa.free_rpl;
   pa.free_rpl = pa.rpl[ri].next;
   pa.rtokens -= 2;
@@ -297,16 +300,8 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
     r->need |= RP_PAY;
     if (stp_pc_in_segment(am->src, am->nbytes)) {
       off = (ptl_size_t)((const char *)am->src - stp_pc.seg);
-    } else { /* a TMPMD: binding never waits */
-      ptl_md_t d;
-      memset(&d, 0, sizeof(d));
-      d.start = (void *)am->src;
-      d.length = am->nbytes;
-      d.threshold = PTL_MD_THRESH_INF;
-      d.options = PTL_MD_EVENT_START_DISABLE;
-      d.eq_handle = stp_pc.safe_eq;
-      stp_pc_check(PtlMDBind(stp_pc.ni, d, PTL_RETAIN, &r->tmpmd), "binding a TMPMD for a ReplyLong payload");
-      md = r->tmpmd;
+    } else { /* a TMPMD (no bounce buffer: their wait could run request handlers) */
+      md = r->tmpmd = stp_pc_tmpmd_bind(am->src, am->nbytes);
       off = 0;
     }
     stp_pc_check(PtlPutRegion(md, off, am->nbytes, PTL_NO_ACK_REQ, stp_pc_target(c->src), STP_PC_RAR_PTE, 0,
@@ -322,10 +317,7 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
                "PtlPutRegion (AM reply)");
   if (cat == STP_AMB_LONG_UNPACKED) { /* the source is the caller's again only at local completion */
     unsigned spins = 0;
-    while (r->need & RP_PAY) {
-      stp_pc_poll(); /* SAFE_EQ only: never request handlers (reply handlers are deferred) */
-      if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(&spins);
-    }
+    while (r->need & RP_PAY) safe_wait_step(&spins); /* (reply handlers are deferred meanwhile) */
   }
 }
 
@@ -398,10 +390,8 @@ static void request_arrived(const ptl_event_t *ev) {
     stp_bad_address("AM Long destination", (gasnet_node_t)src, h.dst, h.len);
   if (h.cat == STP_AMB_LONG_UNPACKED && !pa.pss) {
     pend_t *p = pend_find(src, lid);
-    if (!p) { /* the payload is still on its way: keep the header (the ReqRB may be reused) */
-      p = pend_new(src, lid);
-      p->have_hdr = 1;
-    }
+    if (!p) p = pend_new(src, lid); /* the payload is still on its way: keep the header (the ReqRB may be reused) */
+    p->have_hdr = 1;
     p->handler = (uint8_t)h.handler;
     p->nargs = (uint8_t)h.nargs;
     p->cost = cost;
@@ -419,17 +409,11 @@ static void request_arrived(const ptl_event_t *ev) {
 static void payload_arrived(const ptl_event_t *ev) {
   uint32_t src = ev->initiator.nid, lid = (uint32_t)ev->hdr_data;
   pend_t *p = pend_find(src, lid);
-  if (!p) {
-    p = pend_new(src, lid);
-    p->have_pay = 1;
-    p->paydst = stp_pc.seg + ev->offset;
-    p->paylen = ev->mlength;
-    return;
-  }
+  if (!p) p = pend_new(src, lid);
   p->have_pay = 1;
   p->paydst = stp_pc.seg + ev->offset;
   p->paylen = ev->mlength;
-  run_pending(p);
+  if (p->have_hdr) run_pending(p);
 }
 
 /* Post ReqRB i: at the end of the list the first time, before CB after. */

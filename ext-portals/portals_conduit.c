@@ -203,8 +203,20 @@ int stp_pc_poll(void) {
 /* ------------------------------------------------------------------ */
 /* out-of-segment local memory                                         */
 /* ------------------------------------------------------------------ */
-ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
+ptl_handle_md_t stp_pc_tmpmd_bind(const void *p, size_t n) {
   ptl_md_t md;
+  ptl_handle_md_t h;
+  memset(&md, 0, sizeof(md));
+  md.start = (void *)p;
+  md.length = n;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = stp_pc.safe_eq;
+  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &h), "binding a TMPMD");
+  return h;
+}
+
+ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
   if (n <= stp_pc.bounce_size) {
     unsigned spins = 0;
     while (STP_UNLIKELY(!stp_pc.nbfree)) stp_wait_step(&spins);
@@ -212,13 +224,7 @@ ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_si
     *off = (ptl_size_t)s->bounce * stp_pc.bounce_size;
     return stp_pc.reqsb;
   }
-  memset(&md, 0, sizeof(md));
-  md.start = p;
-  md.length = n;
-  md.threshold = PTL_MD_THRESH_INF;
-  md.options = PTL_MD_EVENT_START_DISABLE;
-  md.eq_handle = stp_pc.safe_eq;
-  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &s->tmpmd), "binding a TMPMD");
+  s->tmpmd = stp_pc_tmpmd_bind(p, n);
   *off = 0;
   return s->tmpmd;
 }

@@ -134,6 +134,9 @@ static inline int stp_pc_in_segment(const void *p, size_t n) {
 /* The local MD and offset of slot s for [p, p+n): RARSRC inside the
  * segment, else a bounce buffer (small: the caller copies into
  * stp_pc.bounce + *off) or a TMPMD bound over exactly the range. */
+/* A TMPMD over exactly [p, p+n) (pinned and registered; never waits),
+ * events to SAFE_EQ; the user unlinks it when its operation is done. */
+ptl_handle_md_t stp_pc_tmpmd_bind(const void *p, size_t n);
 ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off);
 static inline ptl_handle_md_t stp_pc_local_md(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
   if (STP_LIKELY(stp_pc_in_segment(p, n))) {
