@@ -20,15 +20,18 @@ extern const stp_ext_ops_t stp_ext_ref_ops;
 #if HAVE_UCX
 extern const stp_net_ops_t stp_net_ucx_ops, stp_net_portals_ops;
 extern const stp_ext_ops_t stp_ext_ucx_ops, stp_ext_portals_ops;
-extern const stp_core_ops_t stp_core_portals_ops;
+extern const stp_core_ops_t stp_core_ucx_ops, stp_core_portals_ops;
 #endif
 
 const stp_stage_t stp_stages[] = {
     {"mpi", NULL, &stp_core_mpi_ops, &stp_ext_ref_ops, STP_OOS_AM_COPY,
      "MPI Core + reference Extended API over AMs (the mpi-conduit baseline)"},
 #if HAVE_UCX
-    {"ucx", &stp_net_ucx_ops, &stp_core_mpi_ops, &stp_ext_ucx_ops, STP_OOS_UCX,
-     "MPI Core + Put/Get as UCX one-sided RMA into a UCX-allocated segment"},
+    {"ucx", &stp_net_ucx_ops, &stp_core_ucx_ops, &stp_ext_ucx_ops, STP_OOS_UCX,
+     "native UCX conduit: Active Messages as UCX active messages + Put/Get as UCX one-sided RMA into a "
+     "UCX-allocated segment"},
+    {"ucx-mpi", &stp_net_ucx_ops, &stp_core_mpi_ops, &stp_ext_ucx_ops, STP_OOS_UCX,
+     "MPI Core + Put/Get as UCX one-sided RMA (the ucx stage before its own Core, for comparison)"},
     {"hybrid", &stp_net_portals_ops, &stp_core_mpi_ops, &stp_ext_portals_ops, STP_OOS_TMPMD,
      "seed 000 stage 1: MPI Core + Put/Get over the ptl Portals emulation (STAGEPORT_PTL_MODE=offload|host)"},
     {"portals", &stp_net_portals_ops, &stp_core_portals_ops, &stp_ext_portals_ops, STP_OOS_TMPMD,

@@ -92,6 +92,8 @@ TESTS = {
     "putbw": ("bw", "non-blocking put flood bandwidth (put_nbi_bulk x N, one sync)"),
     "amshort": ("lat", "AM Short request/reply round trip"),
     "ammedium": ("lat", "AM Medium round trip (payload in request, 0-byte reply)"),
+    "ammedbw": ("bw", "AM Medium flood (RequestMedium x N, Short replies, wait for all; time per message "
+                "= 1 / message rate)"),
     "oosputbw": ("bw", "blocking put bandwidth, out-of-segment source"),
     "oosputbw-seg": ("bw", "blocking put bandwidth, in-segment source"),
     "amlong": ("lat", "AM Long ping-pong round trip (RequestLong n B, ReplyLong n B; seed 002 Fig. 2, "
@@ -100,18 +102,18 @@ TESTS = {
     "aminject": ("lat", "AM Long injection overhead vs queue depth (time inside RequestLongAsync, "
                  "bursts of Q requests; seed 002 Fig. 3)"),
 }
-DEFAULT_TESTS = "putlat,getlat,putbw,amshort,ammedium,oosputbw,amlong,amlongbw,aminject"
+DEFAULT_TESTS = "putlat,getlat,putbw,amshort,ammedium,ammedbw,oosputbw,amlong,amlongbw,aminject"
 # tests whose size column is not bytes: its heading in the tables
 SIZE_HEADING = {"aminject": "Q"}
 # MPI messages per operation: the one size shown per test (the nearest
 # measured one when absent)
-MSGS_SIZE = {"putlat": 8, "getlat": 8, "putbw": 65536, "amshort": 0, "ammedium": 8,
+MSGS_SIZE = {"putlat": 8, "getlat": 8, "putbw": 65536, "amshort": 0, "ammedium": 8, "ammedbw": 4096,
              "oosputbw": 65536, "oosputbw-seg": 65536, "amlong": 8, "amlongbw": 65536, "aminject": 64}
 # rows stpbench emits for a selected test (-t oosputbw also gives oosputbw-seg)
 EMITS = {"oosputbw": ["oosputbw", "oosputbw-seg"]}
 
 # --quick: the short comparison (a few sizes, few iterations)
-QUICK = {"tests": "putlat,amshort,ammedium,amlong,putbw", "iters": 2000, "step": 8,
+QUICK = {"tests": "putlat,amshort,ammedium,ammedbw,amlong,putbw", "iters": 2000, "step": 8,
          "max_bytes": "256M", "reps": 5}
 
 # (test, size, column, reference column, max time ratio): the project's targets
@@ -126,6 +128,13 @@ TARGETS = [
     ("putbw", 1048576, "ucx", "mpi", 1 / 1.5),
     ("putbw", 65536, "ucx", "gasnet-ucx", 1.0),
     ("putbw", 1048576, "ucx", "gasnet-ucx", 1.0),
+    # the ucx stage's own Core: AM Short round trip <= 0.6x the real
+    # ucx-conduit's and <= 1.5x UCX's own AM round trip; Medium 4 KiB round
+    # trip and flood at least as good as the real ucx-conduit's
+    ("amshort", 0, "ucx", "gasnet-ucx", 0.6),
+    ("amshort", 0, "ucx", "ucx-perftest", 1.5),
+    ("ammedium", 4096, "ucx", "gasnet-ucx", 1.0),
+    ("ammedbw", 4096, "ucx", "gasnet-ucx", 1.0),
 ]
 
 NOISY_SPREAD = 0.20
@@ -364,16 +373,22 @@ class PerftestRunner(Runner):
     tool, a server and a client on this host, UCX-allocated memory) at the
     same sizes as stpbench.  putlat <- ucp_put_lat (one-way latency of a put
     the target detects by polling memory: no flush round trip, so a strict
-    floor), putbw <- ucp_put_bw.  Rows carry the column name ucx-perftest."""
+    floor), putbw <- ucp_put_bw; amshort and ammedium <- ucp_am_lat, its
+    one-way latency doubled into a round trip (UCX's AM ping-pong: both ways
+    carry the size, where stpbench's reply is empty; amshort uses 8 bytes,
+    UCX's smallest), ammedbw <- ucp_am_bw's message rate (time per message).
+    Rows carry the column name ucx-perftest."""
 
-    TESTS = {"putlat": "ucp_put_lat", "putbw": "ucp_put_bw"}
+    TESTS = {"putlat": "ucp_put_lat", "putbw": "ucp_put_bw", "amshort": "ucp_am_lat",
+             "ammedium": "ucp_am_lat", "ammedbw": "ucp_am_bw"}
 
     def __init__(self, a, sizes):
         super().__init__("ucx-perftest", ["ucx_perftest"], kind="baseline")
         self.a, self.sizes = a, sizes
 
     def command_line(self, csv_path):
-        return "ucx_perftest -t ucp_put_lat|ucp_put_bw -s SIZE -n ITERS (server + client on localhost)"
+        return ("ucx_perftest -t ucp_put_lat|ucp_put_bw|ucp_am_lat|ucp_am_bw -s SIZE -n ITERS "
+                "(server + client on localhost)")
 
     def run(self, ctx, rep):
         rows = []
@@ -382,7 +397,7 @@ class PerftestRunner(Runner):
             for size in sizes:
                 iters = max(100, min(self.a.iters, self.a.max_bytes_n // max(size, 1)))
                 port += 1
-                argv = ["ucx_perftest", "-t", self.TESTS[test], "-s", str(size), "-n", str(iters),
+                argv = ["ucx_perftest", "-t", self.TESTS[test], "-s", str(max(size, 8)), "-n", str(iters),
                         "-p", str(port)]
                 env = {**os.environ, **ctx.common_env, "UCX_WARN_UNUSED_ENV_VARS": "n"}
                 srv = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -401,7 +416,14 @@ class PerftestRunner(Runner):
                     return rows, "ucx_perftest printed no Final: line"
                 # Final: iters  lat50%  lat-avg  lat-overall  bw-avg  bw-overall  rate-avg  rate-overall
                 f = final[-1]
-                usec = float(f[3]) if test == "putlat" else size / (float(f[6]) * 2**20) * 1e6
+                if test == "putlat":
+                    usec = float(f[3])
+                elif test in ("amshort", "ammedium"):
+                    usec = 2 * float(f[3])
+                elif test == "ammedbw":
+                    usec = 1e6 / float(f[8])
+                else:
+                    usec = size / (float(f[6]) * 2**20) * 1e6
                 rows.append({"stage": "ucx-perftest", "test": test, "size": str(size), "iters": str(iters),
                              "usec_per_op": "%.6f" % usec, "MB_per_s": "%.3f" % (size / usec * 1e6 / 2**20)})
         return rows, None
@@ -414,17 +436,25 @@ def baseline_ucx(a, ctx):
         return []
     sizes = {}
     for t in want:
-        lo, hi = (1, 4096) if t == "putlat" else (1024, 4 << 20)
+        lo, hi = {"putlat": (1, 4096), "putbw": (1024, 4 << 20), "amshort": (0, 0), "ammedium": (0, 65536),
+                  "ammedbw": (8, 65536)}[t]
+        if t == "amshort":
+            sizes[t] = [0]
+            continue
         if a.min is not None:
             lo = max(lo, parse_size(a.min))
         if a.max is not None:
             hi = parse_size(a.max)
-        n, sizes[t] = lo, []
+        n, sizes[t] = lo or 1, [0] if lo == 0 else []  # (stpbench's sizes: 0, then powers of the step)
         while n <= hi:
             sizes[t].append(n)
             n *= a.step
+        if hi and sizes[t] and sizes[t][-1] < hi:
+            sizes[t].append(hi)
         if t == "putlat" and 8 not in sizes[t] and lo <= 8 <= hi:
             sizes[t].append(8)
+        if t in ("ammedium", "ammedbw") and 4096 not in sizes[t] and lo <= 4096 <= hi:
+            sizes[t].append(4096)
     return [PerftestRunner(a, sizes)]
 
 

@@ -116,7 +116,7 @@ static void h_payload_rep(gasnet_token_t token, void *buf, size_t nbytes) {
 static void h_long_ping(gasnet_token_t token, void *buf, size_t nbytes) {
   CHECK(gasnet_AMReplyLong0(token, H_PAYLOAD_REP, buf, nbytes, rseg));
 }
-/* amlongbw, aminject */
+/* ammedbw, amlongbw, aminject: a Medium or Long answered by a Short */
 static void h_long_ack(gasnet_token_t token, void *buf, size_t nbytes) {
   (void)buf; (void)nbytes;
   CHECK(gasnet_AMReplyShort0(token, H_SHORT_REP));
@@ -209,6 +209,13 @@ static void run_ammedium(size_t n, long iters) {
   }
 }
 
+/* ammedbw: issue all, then wait for every reply (the flood rate of Mediums) */
+static void run_ammedbw(size_t n, long iters) {
+  long want = replies + iters;
+  for (long i = 0; i < iters; i++) CHECK(gasnet_AMRequestMedium0(peer, H_LONG_ACK, lseg, n));
+  GASNET_BLOCKUNTIL(replies == want);
+}
+
 /* amlong: seed 002's ping-pong (testam "AMLong ping-pong roundtrip ReqRep") */
 static void run_amlong(size_t n, long iters) {
   for (long i = 0; i < iters; i++) {
@@ -278,6 +285,9 @@ static const test_t tests[] = {
    "AM Short request/reply round trip, 0 args"},
   {"ammedium", "ammedium", 0, 64 * KiB, medium_cap, run_ammedium, NULL, 0,
    "AM Medium round trip, payload in the request, 0-byte Medium reply"},
+  {"ammedbw", "ammedbw", 8, 64 * KiB, medium_cap, run_ammedbw, NULL, 0,
+   "AM Medium flood: gasnet_AMRequestMedium0 x iters of n bytes from node 0's segment, each answered by "
+   "an AM Short0 reply, then wait for all replies (time per message: 1 / message rate)"},
   {"oosputbw", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_oosputbw, NULL, 0,
    "blocking gasnet_put_bulk, out-of-segment (malloc'd, fixed) source"},
   {"oosputbw-seg", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_segputbw, NULL, 0,
@@ -296,7 +306,7 @@ static const test_t tests[] = {
    "size column = Q"},
 };
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))
-#define DEFAULT_TESTS "putlat,getlat,putbw,amshort,ammedium,oosputbw,amlong,amlongbw,aminject"
+#define DEFAULT_TESTS "putlat,getlat,putbw,amshort,ammedium,ammedbw,oosputbw,amlong,amlongbw,aminject"
 
 /* effective size range of a test under the options; 1 when its cap cut it */
 static int test_range(const test_t *t, const bu_opts_t *o, size_t *lo, size_t *hi) {

@@ -13,7 +13,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-libdirs="boot credits ucx ptl common core-mpi ext-ref ext-ucx ext-portals api"
+libdirs="boot credits ucx ptl common net-ucx core-mpi core-ucx ext-ref ext-ucx ext-portals api"
 bad=0
 
 # the table: rows of README.md's "Environment knobs" table, first column

@@ -11,8 +11,10 @@
 #   1  ucx                   the UCX module
 #   2  ptl                   the Portals emulation (its tests and bench too)
 #   3  common include        the runtime and seams; the public headers
-#   4  core-mpi ext-ref ext-ucx ext-portals    Cores, Extended backends, networks
-#   5  api                   GASNet-1 entry points, lifecycle, stage table
+#   4  net-ucx               the `ucx` stage's network (shared by its Core and Extended API)
+#   5  core-mpi core-ucx ext-ref ext-ucx ext-portals    Cores, Extended backends
+#                            (ext-portals holds its network, Core and Extended API)
+#   6  api                   GASNet-1 entry points, lifecycle, stage table
 #
 # Two checks:
 #   includes  every #include "file" of every source, resolved to the
@@ -29,7 +31,7 @@ build=${1:-}
 
 declare -A layer=(
   [boot]=0 [credits]=0 [ucx]=1 [ptl]=2 [common]=3 [include]=3
-  [core-mpi]=4 [ext-ref]=4 [ext-ucx]=4 [ext-portals]=4 [api]=5
+  [net-ucx]=4 [core-mpi]=5 [core-ucx]=5 [ext-ref]=5 [ext-ucx]=5 [ext-portals]=5 [api]=6
 )
 bad=0
 

@@ -244,9 +244,9 @@ run_conformance() { # np
 # tests/pmpi_count.c linked in) marks the phases init, attach (gasnet_attach),
 # run (from the attach barrier on) and exit (gasnet_exit); every rank writes
 # its counts to STP_PMPI_OUT.<rank>.  Once per stage (its default
-# environment), at 2 processes (portals: 2 and 4).  The conformance run must
+# environment), at 2 processes (portals and ucx: 2 and 4).  The conformance run must
 # pass; every rank must report a run phase; the mpi stage's run phase must
-# have messages (the counter counts); the portals stage's run phase must
+# have messages (the counter counts); the portals and ucx stages' run phases must
 # have no MPI communication call on any rank (a failure names the calls).
 # Each job adds its rows (sums over the ranks) to the table printed after.
 # First, once, the counter's own check (pmpi_selftest: known MPI calls on
@@ -303,7 +303,7 @@ run_mpitraffic() { # np
     fail "$name" "$np" "no run phase in the report of rank(s)$norun: conformance did not mark its phases" "$summary"
   elif [ "$stage" = mpi ] && [[ $run == *", 0 messages" ]]; then
     fail "$name" "$np" "the counter saw no MPI message in the mpi stage's run phase: it does not count" "$summary"
-  elif [ "$stage" = portals ] && [ -n "$busy" ]; then
+  elif { [ "$stage" = portals ] || [ "$stage" = ucx ]; } && [ -n "$busy" ]; then
     fail "$name" "$np" "MPI communication calls between the attach barrier and gasnet_exit${busy}" "$summary"
   else
     pass "$name (run phase: $run)" "$np"
@@ -469,9 +469,11 @@ run_nochecks_all() {
   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   for st in $STAGES; do
     variant_flags=()
-    # the maxima + 1: the MPI Core's 65536 for Medium and Long; the Portals Core's 8192 and 1 MiB
+    # the maxima + 1: the MPI Core's 65536 for Medium and Long; the Portals
+    # Core's 8192 and 1 MiB; the UCX Core's 65536 and INT_MAX - 128
     local med=65537 lng=65537
     [ "$st" = portals ] && med=8193 lng=1048577
+    [ "$st" = ucx ] && lng=2147483520
     run_nochecks "$st" medium_too_big "AMRequestMedium.*$med"
     run_nochecks "$st" long_too_big "AMRequestLong.*$lng"
     run_nochecks "$st" reply_medium_too_big "AMReplyMedium.*$med"
@@ -491,6 +493,9 @@ run_nochecks_all() {
         run_nochecks "$st" seg_straddle "dropped by the target"
         # the Portals Core's target bounds every Long destination it is sent
         [ "$st" = portals ] && run_nochecks "$st" long_dest_range "AM Long destination.*outside this node's segment"
+        ;;
+      ucx)    # so does the UCX Core's
+        run_nochecks "$st" long_dest_range "AM Long destination.*outside this node's segment"
         ;;
     esac
   done
@@ -538,7 +543,7 @@ run_valgrind() {
   local ours
   # the library's own source files: a report is ours when its first frame
   # below the allocator / libc memory functions is in one of them
-  ours=$(find "$TOP_SRCDIR"/{api,common,core-mpi,ext-ref,ext-ucx,ext-portals,ptl,ucx,boot,credits} -maxdepth 1 \
+  ours=$(find "$TOP_SRCDIR"/{api,common,net-ucx,core-mpi,core-ucx,ext-ref,ext-ucx,ext-portals,ptl,ucx,boot,credits} -maxdepth 1 \
     -name '*.[ch]' -printf '%f\n' 2>/dev/null | sed 's/\./\\./g' | paste -sd'|')
   rm -f "$LOGDIR/$logtag"/valgrind.*.txt
   # (fewer outstanding operations and flood messages: valgrind is ~50x slower)
@@ -849,7 +854,7 @@ if [[ " $TESTS " == *" mpitraffic "* ]]; then
     stage_t0=$(date +%s.%N)
     mkdir -p "$LOGDIR/$logtag"
     run_mpitraffic 2
-    [ "$stage" = portals ] && run_mpitraffic 4
+    [ "$stage" = portals ] || [ "$stage" = ucx ] && run_mpitraffic 4
   done
   if [ -f "$LOGDIR/mpitraffic-table.txt" ]; then
     echo "# MPI traffic by phase (conformance; sums over the ranks; tests/pmpi_count.c):"

@@ -1,0 +1,459 @@
+/*
+ * ucx_am.c -- the UCX Core: Active Messages as UCX active messages, on the
+ * `ucx` stage's network (net-ucx: the same worker, endpoints and progress
+ * as the Extended API's RMA).
+ *
+ * One UCX active message per GASNet AM: ucp_am_send_nbx with our header
+ * (source node, returned credits, category, handler, [Long destination],
+ * arguments) as UCX's user header and the payload as its data; requests
+ * and replies under two UCX AM ids (net-ucx/ucx_conduit.h lists them).
+ * UCX picks eager or rendezvous by size; a Long payload larger than
+ * HELD_MAX is always sent by rendezvous.
+ *
+ * Receiving: UCX calls back from inside ucp_worker_progress, where nothing
+ * may progress the worker again -- and a handler's reply may have to.  So
+ * the callback only files the message: an eager payload stays in UCX's
+ * buffer (UCS_INPROGRESS, released after the handler) when UCX lets us keep
+ * it and it is 8-byte aligned, else it is copied (small ones into the
+ * message record); a Long's eager payload is copied to its destination at
+ * once; a rendezvous payload is fetched by ucp_am_recv_data_nbx straight into
+ * its place -- the segment for a Long, a pooled buffer for a Medium -- and
+ * filed when that completes.  poll() progresses the worker and runs what was
+ * filed, in arrival order.  Handlers therefore never run inside UCX, and a
+ * reply's wait (progress only) never runs a handler.
+ *
+ * Sending returns once UCX no longer needs the source (at once for an
+ * eager message UCX sent or copied; else the request is waited for): a
+ * requester keeps the library progressing while it waits, a replier only
+ * the worker.  A LongAsync is waited for like a Long (allowed: stricter).
+ *
+ * Flow control (credits/): a credit is UNIT bytes of payload held at the
+ * target (UCX's receive buffers we keep, our pooled Medium buffers) plus the
+ * message record; a request costs 1 + ceil(held / UNIT), held = its payload,
+ * except a rendezvous-only Long (nothing held: the data lands in the
+ * segment).  Equal shares per peer; every message carries the credits owed
+ * to its receiver in a 16-bit header field, a handler that did not reply
+ * leaves its credits to a later message or, once half a share is owed, a
+ * credit-only message.  A requester out of credits keeps serving requests
+ * (stp_wait_step) until they return; replies cost nothing and never wait
+ * for credits.  stageport_am_recv_bytes() is the payload every peer may
+ * have held here at once: nodes x share x UNIT.
+ */
+#include "ucx_conduit.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "credits.h"
+
+#define UNIT 1024u                   /* payload bytes held at the target per credit */
+#define MAX_MEDIUM 65536u            /* >= the real ucx-conduit's (65456 by default) */
+#define HELD_MAX MAX_MEDIUM          /* a larger Long goes by rendezvous only */
+#define MAX_LONG ((size_t)INT_MAX - 128) /* the real ucx-conduit's order of magnitude */
+#define MAX_ARGS 16
+#define INLINE_BYTES 256             /* small unaligned or unkept payloads are copied into the record */
+#define CAT_CREDIT 3                 /* a credit-only message (reply id) */
+#define DEFAULT_SHARE 256u           /* credits per peer: 256 KiB of held payload */
+#define MIN_SHARE (2u * (1u + MAX_MEDIUM / UNIT)) /* two largest Mediums */
+
+_Static_assert(CAT_CREDIT != STP_AM_SHORT && CAT_CREDIT != STP_AM_MEDIUM && CAT_CREDIT != STP_AM_LONG,
+               "a credit-only message is no AM category");
+
+/* The user header of every message; a Long's destination (8 bytes) and
+ * then the arguments follow. */
+typedef struct uam_hdr {
+  uint32_t src;
+  uint16_t credits; /* returned to the receiver */
+  uint8_t cat;
+  uint8_t handler;
+} uam_hdr_t;
+#define HDR_MAX (sizeof(uam_hdr_t) + 8 + 4 * MAX_ARGS)
+
+/* An arrived message, filed by the callback for poll() to run. */
+typedef struct uam_msg {
+  struct uam_msg *next;
+  void *buf;    /* the payload as the handler sees it */
+  void *held;   /* UCX's data to release after the handler, or NULL */
+  void *own;    /* a pooled Medium buffer to return, or NULL */
+  size_t nbytes;
+  uint32_t src;
+  uint8_t cat, handler, nargs, is_request;
+  gasnet_handlerarg_t args[MAX_ARGS];
+  uint64_t inl[INLINE_BYTES / 8];
+} uam_msg_t;
+
+typedef struct medbuf {
+  struct medbuf *next;
+} medbuf_t;
+
+static struct {
+  ucp_worker_h worker;
+  ucp_ep_h *ep;
+  credits_t cr;
+  uint32_t share;
+  uam_msg_t *head, *tail; /* filed, in arrival order */
+  uam_msg_t *free_msg;
+  medbuf_t *free_buf;
+  int detached; /* after detach: arrivals are dropped */
+} x;
+
+/* ------------------------------------------------------------------ */
+/* records and buffers                                                 */
+/* ------------------------------------------------------------------ */
+static uam_msg_t *msg_get(void) {
+  uam_msg_t *m = x.free_msg;
+  if (STP_LIKELY(m)) {
+    x.free_msg = m->next;
+    return m;
+  }
+  if (posix_memalign((void **)&m, 64, sizeof(*m))) stp_fatal("UCX Core: out of memory for a message record");
+  return m;
+}
+
+static void msg_put(uam_msg_t *m) {
+  m->next = x.free_msg;
+  x.free_msg = m;
+}
+
+static void *medbuf_get(void) {
+  medbuf_t *b = x.free_buf;
+  if (STP_LIKELY(b)) {
+    x.free_buf = b->next;
+    return b;
+  }
+  if (posix_memalign((void **)&b, 64, MAX_MEDIUM)) stp_fatal("UCX Core: out of memory for a Medium buffer");
+  return b;
+}
+
+static void medbuf_put(void *p) {
+  medbuf_t *b = p;
+  b->next = x.free_buf;
+  x.free_buf = b;
+}
+
+/* the record's resources, after its handler or when it is dropped */
+static void msg_release(uam_msg_t *m) {
+  if (m->held) ucp_am_data_release(x.worker, m->held);
+  if (m->own) medbuf_put(m->own);
+  msg_put(m);
+}
+
+static void file(uam_msg_t *m) {
+  m->next = NULL;
+  if (x.tail) x.tail->next = m;
+  else x.head = m;
+  x.tail = m;
+}
+
+/* ------------------------------------------------------------------ */
+/* flow control                                                        */
+/* ------------------------------------------------------------------ */
+/* what a request holds at its target (both sides compute it alike) */
+static inline size_t held_bytes(int cat, size_t nbytes) { return cat == STP_AM_LONG && nbytes > HELD_MAX ? 0 : nbytes; }
+
+/* ------------------------------------------------------------------ */
+/* sending                                                             */
+/* ------------------------------------------------------------------ */
+static void send_failed(ucs_status_t st, const char *what, gasnet_node_t dest) STP_NORETURN;
+static void send_failed(ucs_status_t st, const char *what, gasnet_node_t dest) {
+  stp_ucx_report(&stp_uc.u, st, "sending an AM %s to node %u", what, (unsigned)dest);
+  stp_fatal("UCX Core: an AM %s to node %u failed: %s", what, (unsigned)dest, ucs_status_string(st));
+}
+
+/* Until UCX no longer needs the source: a requester keeps the library
+ * progressing (serving requests), a replier only the worker. */
+static void wait_sent(ucs_status_ptr_t r, int serve, const char *what, gasnet_node_t dest) {
+  unsigned spins = 0;
+  ucs_status_t st;
+  while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) {
+    if (serve) {
+      stp_wait_step(&spins);
+    } else {
+      ucp_worker_progress(x.worker);
+      if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(&spins);
+    }
+  }
+  ucp_request_free(r);
+  if (STP_UNLIKELY(st != UCS_OK) && !stp_uc.closing) send_failed(st, what, dest);
+}
+
+static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *am) {
+  uint64_t hb[HDR_MAX / 8];
+  uam_hdr_t *h = (uam_hdr_t *)hb;
+  char *p = (char *)hb + sizeof(*h);
+  ucp_request_param_t prm;
+  ucs_status_ptr_t r;
+  const void *src = NULL;
+  size_t nbytes = 0;
+  h->src = stp.mynode;
+  h->credits = (uint16_t)credits_piggyback(&x.cr, dest, UINT16_MAX);
+  h->cat = (uint8_t)cat;
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  prm.flags = 0;
+  if (am) {
+    /* the header's bound, checks on or off (the API layer reports the
+     * client's error with checks on; this keeps memory safe without them) */
+    if (STP_UNLIKELY(am->nargs > MAX_ARGS)) stp_fatal("AM to node %u: %u arguments, over %d", (unsigned)dest, am->nargs, MAX_ARGS);
+    h->handler = am->handler;
+    if (cat == STP_AM_LONG) {
+      uint64_t dst = (uint64_t)(uintptr_t)am->dst;
+      memcpy(p, &dst, 8);
+      p += 8;
+      if (am->nbytes > HELD_MAX) prm.flags = UCP_AM_SEND_FLAG_RNDV;
+    }
+    memcpy(p, am->args, 4 * (size_t)am->nargs);
+    p += 4 * (size_t)am->nargs;
+    src = am->src;
+    nbytes = am->nbytes;
+  } else {
+    h->handler = 0;
+  }
+  r = ucp_am_send_nbx(x.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm);
+  if (STP_LIKELY(r == NULL)) return;
+  if (STP_UNLIKELY(UCS_PTR_IS_ERR(r))) {
+    if (stp_uc.closing) return;
+    send_failed(UCS_PTR_STATUS(r), id == STP_UC_AM_REQUEST ? "request" : "reply", dest);
+  }
+  wait_sent(r, id == STP_UC_AM_REQUEST, id == STP_UC_AM_REQUEST ? "request" : "reply", dest);
+}
+
+static int uam_request(gasnet_node_t dest, const stp_am_t *am) {
+  uint32_t cost = credits_cost(&x.cr, held_bytes(am->cat, am->nbytes));
+  if (STP_UNLIKELY(credits_charge(&x.cr, dest, cost) != CREDITS_OK)) {
+    unsigned spins = 0;
+    int rc;
+    while ((rc = credits_charge(&x.cr, dest, cost)) == CREDITS_EAGAIN) stp_wait_step(&spins); /* serving others */
+    if (rc != CREDITS_OK)
+      stp_fatal("AM flow control: a request of %zu bytes to node %u can never be paid for (%u credits, a share is %u)",
+                am->nbytes, (unsigned)dest, cost, x.share);
+  }
+  send_msg(dest, STP_UC_AM_REQUEST, am->cat, am);
+  return GASNET_OK;
+}
+
+static int uam_reply(stp_token_t *token, const stp_am_t *am) {
+  send_msg(token->src, STP_UC_AM_REPLY, am->cat, am); /* replies are free: never wait for credits */
+  return GASNET_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* receiving                                                           */
+/* ------------------------------------------------------------------ */
+static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) STP_NORETURN;
+static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) {
+  stp_fatal("AM %s from node %u: a malformed message (%zu header + %zu payload bytes: %s)",
+            is_request ? "request" : "reply", (unsigned)src, hlen, length, why);
+}
+
+static void recv_done(void *req, ucs_status_t st, size_t length, void *user_data) {
+  uam_msg_t *m = user_data;
+  (void)length;
+  ucp_request_free(req);
+  if (STP_UNLIKELY(x.detached || st != UCS_OK)) {
+    if (!x.detached && !stp_uc.closing)
+      stp_fatal("UCX Core: receiving the payload of an AM from node %u failed: %s", (unsigned)m->src, ucs_status_string(st));
+    if (m->own) free(m->own); /* (the pools are gone) */
+    free(m);
+    return;
+  }
+  file(m);
+}
+
+static ucs_status_t am_arrived(void *arg, const void *header, size_t hlen, void *data, size_t length,
+                               const ucp_am_recv_param_t *param) {
+  int is_request = arg != NULL;
+  const char *p = header;
+  uam_hdr_t h;
+  uam_msg_t *m;
+  size_t off;
+  void *dst = NULL;
+
+  if (STP_UNLIKELY(x.detached)) return UCS_OK; /* every peer agreed to exit: nothing more runs */
+  if (STP_UNLIKELY(hlen < sizeof(h))) malformed(is_request, UINT32_MAX, hlen, length, "no header");
+  memcpy(&h, p, sizeof(h));
+  if (STP_UNLIKELY(h.src >= stp.nodes)) malformed(is_request, h.src, hlen, length, "no such node");
+  if (h.credits && STP_UNLIKELY(credits_returned(&x.cr, h.src, h.credits) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)h.src, credits_error(&x.cr));
+  if (h.cat == CAT_CREDIT) {
+    if (STP_UNLIKELY(is_request || hlen != sizeof(h) || length)) malformed(is_request, h.src, hlen, length, "a bad credit message");
+    return UCS_OK;
+  }
+  if (STP_UNLIKELY(h.cat > STP_AM_LONG)) malformed(is_request, h.src, hlen, length, "no such category");
+  off = sizeof(h) + (h.cat == STP_AM_LONG ? 8 : 0);
+  if (STP_UNLIKELY(hlen < off || (hlen - off) % 4 || (hlen - off) / 4 > MAX_ARGS))
+    malformed(is_request, h.src, hlen, length, "bad argument bytes");
+  if (STP_UNLIKELY((h.cat == STP_AM_SHORT && length) || (h.cat == STP_AM_MEDIUM && length > MAX_MEDIUM) ||
+                   (h.cat == STP_AM_LONG && length > MAX_LONG)))
+    malformed(is_request, h.src, hlen, length, "payload over the category's maximum");
+  if (is_request &&
+      STP_UNLIKELY(credits_arrived(&x.cr, h.src, credits_cost(&x.cr, held_bytes(h.cat, length))) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u sent more requests than its credits allow: %s", (unsigned)h.src,
+              credits_error(&x.cr));
+
+  m = msg_get();
+  m->src = h.src;
+  m->cat = h.cat;
+  m->handler = h.handler;
+  m->is_request = (uint8_t)is_request;
+  m->nargs = (uint8_t)((hlen - off) / 4);
+  memcpy(m->args, p + off, hlen - off);
+  m->nbytes = length;
+  m->held = NULL;
+  m->own = NULL;
+  m->buf = NULL;
+  if (h.cat == STP_AM_LONG) {
+    uint64_t d;
+    memcpy(&d, p + sizeof(h), 8);
+    dst = (void *)(uintptr_t)d;
+    if (STP_UNLIKELY(!stp_in_my_segment(dst, length))) stp_bad_address("AM Long destination", h.src, dst, length);
+    m->buf = dst;
+  }
+
+  if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) { /* fetch the payload into its place */
+    ucp_request_param_t prm;
+    ucs_status_ptr_t r;
+    if (!dst) dst = m->buf = m->own = medbuf_get();
+    prm.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    prm.cb.recv_am = recv_done;
+    prm.user_data = m;
+    r = ucp_am_recv_data_nbx(x.worker, data, dst, length, &prm);
+    if (r == NULL) file(m);
+    else if (STP_UNLIKELY(UCS_PTR_IS_ERR(r)))
+      stp_fatal("UCX Core: receiving the payload of an AM from node %u failed: %s", (unsigned)h.src,
+                ucs_status_string(UCS_PTR_STATUS(r)));
+    return UCS_OK; /* (the receive owns the descriptor now) */
+  }
+
+  file(m);
+  if (!length) return UCS_OK;
+  if (h.cat == STP_AM_LONG) {
+    memcpy(dst, data, length);
+    return UCS_OK;
+  }
+  /* a Medium: handlers read it in place, 8-byte aligned */
+  if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) && ((uintptr_t)data & 7) == 0 && length > INLINE_BYTES) {
+    m->buf = m->held = data;
+    return UCS_INPROGRESS;
+  }
+  m->buf = length <= INLINE_BYTES ? (void *)m->inl : (m->own = medbuf_get());
+  memcpy(m->buf, data, length);
+  return UCS_OK;
+}
+
+/* Run one filed message's handler; then give its credits back if due. */
+static void run(uam_msg_t *m) {
+  stp_token_t tok;
+  gasnet_node_t src = m->src;
+  tok.src = src;
+  tok.is_request = m->is_request;
+  tok.replied = 0;
+  tok.core = NULL;
+  stp_am_run(&tok, m->handler, m->cat, m->args, m->nargs, m->buf, m->nbytes);
+  msg_release(m);
+  if (tok.is_request && !tok.replied && credits_flush_due(&x.cr, src))
+    send_msg(src, STP_UC_AM_REPLY, CAT_CREDIT, NULL);
+}
+
+static int uam_poll(void) {
+  int n = 0;
+  ucp_worker_progress(x.worker);
+  while (x.head) { /* (taken off first: a handler's reply may file more behind it) */
+    uam_msg_t *m = x.head;
+    x.head = m->next;
+    if (!x.head) x.tail = NULL;
+    run(m);
+    n++;
+  }
+  return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* setup and teardown                                                  */
+/* ------------------------------------------------------------------ */
+static void set_handler(unsigned id, void *arg) {
+  ucp_am_handler_param_t hp;
+  ucs_status_t st;
+  hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG |
+                  UCP_AM_HANDLER_PARAM_FIELD_FLAGS;
+  hp.id = id;
+  hp.cb = am_arrived;
+  hp.arg = arg;
+  hp.flags = UCP_AM_FLAG_WHOLE_MSG;
+  st = ucp_worker_set_am_recv_handler(x.worker, &hp);
+  if (st != UCS_OK) {
+    stp_ucx_report(&stp_uc.u, st, "setting the AM handler %u", id);
+    stp_fatal("gasnet_attach: the UCX Core could not set its UCX active-message handlers");
+  }
+}
+
+static int uam_attach(void) {
+  credits_cfg_t cfg = {0};
+  ucp_worker_attr_t wa;
+  uint64_t share = stp_env_u64("STAGEPORT_AM_CREDITS", 0);
+  if (!share) { /* 256 KiB per peer, less in large jobs, never under two largest Mediums */
+    share = 131072 / (stp.nodes ? stp.nodes : 1);
+    share = share > DEFAULT_SHARE ? DEFAULT_SHARE : share < MIN_SHARE ? MIN_SHARE : share;
+  }
+  if (share < 1 + MAX_MEDIUM / UNIT || share > UINT16_MAX)
+    stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": the UCX Core takes %u..%u credits per peer (a credit is %u bytes; the "
+              "largest Medium costs %u)", share, 1 + MAX_MEDIUM / UNIT, UINT16_MAX, UNIT, 1 + MAX_MEDIUM / UNIT);
+  x.share = (uint32_t)share;
+  x.worker = stp_uc.u.worker;
+  x.ep = stp_uc.u.ep;
+  x.detached = 0;
+  wa.field_mask = UCP_WORKER_ATTR_FIELD_MAX_AM_HEADER;
+  if (ucp_worker_query(x.worker, &wa) != UCS_OK || wa.max_am_header < HDR_MAX)
+    stp_fatal("gasnet_attach: the UCX Core needs AM headers of %zu bytes; this UCX worker takes %zu", (size_t)HDR_MAX,
+              (size_t)wa.max_am_header);
+  cfg.npeers = stp.nodes;
+  cfg.mode = CREDITS_STATIC;
+  cfg.grant = x.share;
+  cfg.max_grant = UINT16_MAX; /* what a header field returns at once */
+  cfg.unit_bytes = UNIT;
+  cfg.max_cost = 1 + MAX_MEDIUM / UNIT;
+  if (credits_init(&x.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&x.cr));
+  set_handler(STP_UC_AM_REQUEST, (void *)1);
+  set_handler(STP_UC_AM_REPLY, NULL);
+  stp_uc.core_progresses = 1;
+  return GASNET_OK;
+}
+
+/* Every peer has agreed to exit: nothing more runs.  Drop what is filed;
+ * payloads still arriving by rendezvous free themselves (recv_done). */
+static void uam_detach(void) {
+  x.detached = 1;
+  stp_uc.core_progresses = 0;
+  while (x.head) {
+    uam_msg_t *m = x.head;
+    x.head = m->next;
+    msg_release(m);
+  }
+  x.tail = NULL;
+  while (x.free_msg) {
+    uam_msg_t *m = x.free_msg;
+    x.free_msg = m->next;
+    free(m);
+  }
+  while (x.free_buf) {
+    medbuf_t *b = x.free_buf;
+    x.free_buf = b->next;
+    free(b);
+  }
+  credits_fini(&x.cr);
+}
+
+static size_t uam_recv_bytes(void) { return (size_t)stp.nodes * x.share * UNIT; }
+
+const stp_core_ops_t stp_core_ucx_ops = {
+    .name = "core-ucx",
+    .attach = uam_attach,
+    .detach = uam_detach,
+    .max_medium = MAX_MEDIUM,
+    .max_long_request = MAX_LONG,
+    .max_long_reply = MAX_LONG,
+    .request = uam_request,
+    .reply = uam_reply,
+    .poll = uam_poll,
+    .recv_bytes = uam_recv_bytes,
+};
