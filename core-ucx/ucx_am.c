@@ -3,7 +3,33 @@
  * `ucx` stage's network (net-ucx: the same worker, endpoints and progress
  * as the Extended API's RMA).
  *
- * One UCX active message per GASNet AM: ucp_am_send_nbx with our header
+ * Two paths:
+ *
+ * The mailbox (small Shorts and Mediums): every node has, in UCX-allocated
+ * memory whose key every peer holds, a request ring and a reply ring of
+ * MB_SLOT-byte slots per sender.  A message is written into the target's
+ * ring with two RMA puts -- the slot image (header, arguments, payload),
+ * then, after a fence, the slot's 8-byte sequence stamp -- and the target
+ * finds it by reading the stamp of its ring heads when it polls.  An RMA
+ * put is UCX's shortest path (measured here: a put's one-way latency is a
+ * third of a UCX active message's), which is why AM round trips beat UCX's
+ * own AMs.  A slot is reused only once its credit has come back (credits/,
+ * one credit per slot, the rings' own instance); the target copies a
+ * message out of its slot before the handler runs.  A reply to a mailbox
+ * request goes into the requester's reply ring when it fits: every message
+ * in a reply ring returns at least one slot credit (the request's, owed
+ * from just before its handler ran, or a batch in a credit-only message),
+ * so a reply ring of the share's size can never overflow and replies never
+ * wait.  A request finding no slot credit takes the other path.
+ *
+ * Long payloads (STAGEPORT_AM_LONG=rma, the default with a mailbox): an RMA
+ * put of the payload straight into its place in the target's segment, a
+ * fence, and the message (its destination where a Medium's payload would
+ * be) through the mailbox -- waiting for a slot credit if need be, as a
+ * request waits for any credit.  (=am: the payload inside a UCX active
+ * message, below.)
+ *
+ * UCX active messages (everything else): ucp_am_send_nbx with our header
  * (source node, returned credits, category, handler, [Long destination],
  * arguments) as UCX's user header and the payload as its data; requests
  * and replies under two UCX AM ids (net-ucx/ucx_conduit.h lists them).
@@ -12,10 +38,10 @@
  *
  * Receiving: UCX calls back from inside ucp_worker_progress, where nothing
  * may progress the worker again -- and a handler's reply may have to.  So
- * the callback only files the message: an eager payload stays in UCX's
- * buffer (UCS_INPROGRESS, released after the handler) when UCX lets us keep
- * it and it is 8-byte aligned, else it is copied (small ones into the
- * message record); a Long's eager payload is copied to its destination at
+ * the callback only files the message: an eager Medium payload stays in
+ * UCX's buffer (UCS_INPROGRESS, released after the handler) when UCX lets us
+ * keep it, it is 8-byte aligned and large (HOLD_MIN, or the only one kept),
+ * else it is copied (small ones into the message record); a Long's eager payload is copied to its destination at
  * once; a rendezvous payload is fetched by ucp_am_recv_data_nbx straight into
  * its place -- the segment for a Long, a pooled buffer for a Medium -- and
  * filed when that completes.  poll() progresses the worker and runs what was
@@ -27,7 +53,7 @@
  * requester keeps the library progressing while it waits, a replier only
  * the worker.  A LongAsync is waited for like a Long (allowed: stricter).
  *
- * Flow control (credits/): a credit is UNIT bytes of payload held at the
+ * Flow control of this path (credits/, its own instance): a credit is UNIT bytes of payload held at the
  * target (UCX's receive buffers we keep, our pooled Medium buffers) plus the
  * message record; a request costs 1 + ceil(held / UNIT), held = its payload,
  * except a rendezvous-only Long (nothing held: the data lands in the
@@ -37,7 +63,7 @@
  * credit-only message.  A requester out of credits keeps serving requests
  * (stp_wait_step) until they return; replies cost nothing and never wait
  * for credits.  stageport_am_recv_bytes() is the payload every peer may
- * have held here at once: nodes x share x UNIT.
+ * have held here at once, nodes x share x UNIT, plus the mailbox rings.
  */
 #include "ucx_conduit.h"
 
@@ -53,9 +79,18 @@
 #define MAX_LONG ((size_t)INT_MAX - 128) /* the real ucx-conduit's order of magnitude */
 #define MAX_ARGS 16
 #define INLINE_BYTES 256             /* small unaligned or unkept payloads are copied into the record */
+#define HOLD_MIN 4096                /* UCX's buffer is kept from this size on, and below it only when no other
+                                      * is kept: measured here, keeping many 512-2048 B buffers slows a flood to
+                                      * 1.2-2 us a message, where a copy costs 0.5-0.8; a lone one saves a
+                                      * round trip 0.2-0.4 us */
 #define CAT_CREDIT 3                 /* a credit-only message (reply id) */
 #define DEFAULT_SHARE 256u           /* credits per peer: 256 KiB of held payload */
 #define MIN_SHARE (2u * (1u + MAX_MEDIUM / UNIT)) /* two largest Mediums */
+
+#define MB_SLOT 1024u                /* a mailbox slot: header, arguments, payload, stamp */
+#define MB_STAMP_OFF (MB_SLOT - 8u)  /* the stamp: message number + 1, written last */
+#define MB_DEFAULT_SLOTS 32u         /* slots per ring */
+enum { MB_REQ = 0, MB_REP = 1 };     /* the two rings per sender */
 
 _Static_assert(CAT_CREDIT != STP_AM_SHORT && CAT_CREDIT != STP_AM_MEDIUM && CAT_CREDIT != STP_AM_LONG,
                "a credit-only message is no AM category");
@@ -69,6 +104,17 @@ typedef struct uam_hdr {
   uint8_t handler;
 } uam_hdr_t;
 #define HDR_MAX (sizeof(uam_hdr_t) + 8 + 4 * MAX_ARGS)
+
+/* The start of a mailbox slot; the arguments follow, then the payload at
+ * the next multiple of 8. */
+typedef struct mb_hdr {
+  uam_hdr_t h; /* credits: slot credits */
+  uint32_t nbytes;
+  uint8_t nargs;
+  uint8_t pad[3];
+} mb_hdr_t;
+static inline size_t mb_payload_off(unsigned nargs) { return sizeof(mb_hdr_t) + ((4 * (size_t)nargs + 7) & ~(size_t)7); }
+static inline int mb_fits(unsigned nargs, size_t nbytes) { return mb_payload_off(nargs) + nbytes <= MB_STAMP_OFF; }
 
 /* An arrived message, filed by the callback for poll() to run. */
 typedef struct uam_msg {
@@ -96,7 +142,20 @@ static struct {
   uam_msg_t *free_msg;
   medbuf_t *free_buf;
   int detached; /* after detach: arrivals are dropped */
+  unsigned nheld; /* UCX buffers kept */
+  /* the mailbox */
+  uint32_t mb_slots;     /* per ring; 0: no mailbox */
+  credits_t mc;          /* one credit per slot */
+  stp_ucx_region_t mb;   /* my rings: [sender][MB_REQ, MB_REP][slot] */
+  stp_ucx_remote_t *rmb; /* every node's rings */
+  uint64_t *mb_sent;     /* [node * 2 + ring]: messages put into node's ring for me */
+  uint64_t *mb_got;      /* [node * 2 + ring]: messages taken from my ring for node */
+  int long_rma;          /* STAGEPORT_AM_LONG=rma: Long payloads by RMA, the message through the mailbox */
 } x;
+
+#define MB_TOKEN ((void *)&x.mc)
+
+static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) STP_NORETURN; /* token->core of a mailbox request: its reply may take the mailbox */
 
 /* ------------------------------------------------------------------ */
 /* records and buffers                                                 */
@@ -134,7 +193,10 @@ static void medbuf_put(void *p) {
 
 /* the record's resources, after its handler or when it is dropped */
 static void msg_release(uam_msg_t *m) {
-  if (m->held) ucp_am_data_release(x.worker, m->held);
+  if (m->held) {
+    ucp_am_data_release(x.worker, m->held);
+    x.nheld--;
+  }
   if (m->own) medbuf_put(m->own);
   msg_put(m);
 }
@@ -218,7 +280,168 @@ static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *a
   wait_sent(r, id == STP_UC_AM_REQUEST, id == STP_UC_AM_REQUEST ? "request" : "reply", dest);
 }
 
+/* ------------------------------------------------------------------ */
+/* the mailbox                                                         */
+/* ------------------------------------------------------------------ */
+static void mb_put1(gasnet_node_t dest, const void *buf, size_t len, uint64_t raddr, ucp_rkey_h rkey, int serve) {
+  ucp_request_param_t prm;
+  ucs_status_ptr_t r;
+  prm.op_attr_mask = 0;
+  r = ucp_put_nbx(x.ep[dest], buf, len, raddr, rkey, &prm);
+  if (STP_LIKELY(r == NULL)) return;
+  if (STP_UNLIKELY(UCS_PTR_IS_ERR(r))) {
+    if (stp_uc.closing) return;
+    send_failed(UCS_PTR_STATUS(r), serve ? "request" : "reply", dest);
+  }
+  wait_sent(r, serve, serve ? "request" : "reply", dest);
+}
+
+/* Put a message (am NULL: credit-only) into ring `ring` of dest's mailbox:
+ * the image, a fence, the stamp.  A Long (STAGEPORT_AM_LONG=rma) first
+ * puts its payload into place and fences, and its image carries the
+ * destination where a Medium's payload would be.  The caller holds the
+ * slot's credit (a request), or a reply ring's slot is free by
+ * construction. */
+static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
+  uint64_t img[MB_STAMP_OFF / 8];
+  mb_hdr_t *mh = (mb_hdr_t *)img;
+  uint64_t n = x.mb_sent[2 * (size_t)dest + ring]++, stamp = n + 1;
+  uint64_t raddr = x.rmb[dest].addr + ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * x.mb_slots) + n % x.mb_slots) * MB_SLOT;
+  ucp_rkey_h rkey = x.rmb[dest].rkey;
+  size_t len = sizeof(*mh);
+  int serve = ring == MB_REQ;
+  if (am && cat == STP_AM_LONG && am->nbytes) {
+    /* bounded here, checks on or off: an RMA put outside the target's
+     * segment would land in whatever the key reaches */
+    uintptr_t d = (uintptr_t)am->dst, b = (uintptr_t)stp.seg[dest].addr, sz = stp.seg[dest].size;
+    if (STP_UNLIKELY(d < b || am->nbytes > sz || d - b > sz - am->nbytes))
+      stp_fatal("AM Long to node %u: destination %p + %zu bytes outside its segment [%p, +%zu)", (unsigned)dest,
+                am->dst, am->nbytes, stp.seg[dest].addr, (size_t)sz);
+    mb_put1(dest, am->src, am->nbytes, (uint64_t)(uintptr_t)am->dst, stp_uc.rseg[dest].rkey, serve);
+    ucp_worker_fence(x.worker); /* the payload lands before the message */
+  }
+  mh->h.src = stp.mynode;
+  mh->h.credits = (uint16_t)credits_piggyback(&x.mc, dest, UINT16_MAX);
+  mh->h.cat = (uint8_t)cat;
+  mh->h.handler = am ? am->handler : 0;
+  mh->nbytes = am ? (uint32_t)am->nbytes : 0;
+  mh->nargs = am ? am->nargs : 0;
+  if (am) {
+    size_t off = mb_payload_off(am->nargs);
+    memcpy(mh + 1, am->args, 4 * (size_t)am->nargs);
+    if (cat == STP_AM_LONG) {
+      uint64_t dst = (uint64_t)(uintptr_t)am->dst;
+      memcpy((char *)img + off, &dst, 8);
+      len = off + 8;
+    } else {
+      if (am->nbytes) memcpy((char *)img + off, am->src, am->nbytes);
+      len = off + am->nbytes;
+    }
+  }
+  mb_put1(dest, img, len, raddr, rkey, serve);
+  ucp_worker_fence(x.worker); /* the image lands before the stamp */
+  mb_put1(dest, &stamp, 8, raddr + MB_STAMP_OFF, rkey, serve);
+}
+
+/* the bytes of a message's slot image after its header: arguments and
+ * payload, or a Long's destination */
+static inline size_t mb_image_bytes(const mb_hdr_t *mh) {
+  return mb_payload_off(mh->nargs) + (mh->h.cat == STP_AM_LONG ? 8 : mh->nbytes);
+}
+static inline int mb_fits_am(const stp_am_t *am) { return mb_fits(am->nargs, am->cat == STP_AM_LONG ? 8 : am->nbytes); }
+
+/* Run one message copied out of its slot (img: 8-byte aligned; what its
+ * header does not bound is refused here). */
+static void mb_run(const uint64_t *img, int ring, gasnet_node_t from) {
+  mb_hdr_t mh;
+  stp_token_t tok;
+  void *buf = NULL;
+  int is_request = ring == MB_REQ;
+  memcpy(&mh, img, sizeof(mh));
+  if (STP_UNLIKELY(mh.h.src != from || mh.nargs > MAX_ARGS || mh.h.cat > CAT_CREDIT ||
+                   (mh.h.cat == CAT_CREDIT && is_request) || mb_image_bytes(&mh) > MB_STAMP_OFF ||
+                   ((mh.h.cat == STP_AM_SHORT || mh.h.cat == CAT_CREDIT) && mh.nbytes) ||
+                   (mh.h.cat == STP_AM_LONG && mh.nbytes > MAX_LONG)))
+    malformed(is_request, from, sizeof(mh) + 4 * (size_t)mh.nargs, mh.nbytes, "a bad mailbox slot");
+  if (mh.h.credits && STP_UNLIKELY(credits_returned(&x.mc, from, mh.h.credits) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u returned mailbox credits it was not owing: %s", (unsigned)from,
+              credits_error(&x.mc));
+  if (mh.h.cat == CAT_CREDIT) return;
+  if (is_request && STP_UNLIKELY(credits_arrived(&x.mc, from, 1) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u sent more mailbox requests than its credits allow: %s", (unsigned)from,
+              credits_error(&x.mc));
+  tok.src = from;
+  tok.is_request = (uint8_t)is_request;
+  tok.replied = 0;
+  tok.core = MB_TOKEN;
+  if (mh.h.cat == STP_AM_LONG) { /* the payload is in place: the fence put it there before this message */
+    uint64_t d;
+    memcpy(&d, (const char *)img + mb_payload_off(mh.nargs), 8);
+    buf = (void *)(uintptr_t)d;
+    if (STP_UNLIKELY(!stp_in_my_segment(buf, mh.nbytes))) stp_bad_address("AM Long destination", from, buf, mh.nbytes);
+  } else if (mh.nbytes) {
+    buf = (void *)((const char *)img + mb_payload_off(mh.nargs));
+  }
+  stp_am_run(&tok, mh.h.handler, mh.h.cat, (const gasnet_handlerarg_t *)((const char *)img + sizeof(mh)), mh.nargs,
+             buf, mh.nbytes);
+  /* the slot credits the reply did not carry (no reply, or one too large
+   * for the mailbox, sent as a UCX AM) go back once a batch is owed */
+  if (is_request && credits_flush_due(&x.mc, from)) mb_send(from, MB_REP, CAT_CREDIT, NULL);
+}
+
+/* Take what has arrived in my rings: replies, then requests, per sender. */
+static int mb_scan(void) {
+  int n = 0;
+  for (gasnet_node_t p = 0; p < stp.nodes; p++) {
+    for (int ring = MB_REP; ring >= MB_REQ; ring--) {
+      uint64_t *got = &x.mb_got[2 * (size_t)p + ring];
+      char *base = (char *)x.mb.addr + ((uint64_t)p * 2 + (uint64_t)ring) * x.mb_slots * MB_SLOT;
+      for (uint32_t k = 0; k < x.mb_slots; k++) {
+        uint64_t g = *got, img[MB_STAMP_OFF / 8];
+        char *slot = base + (g % x.mb_slots) * MB_SLOT;
+        mb_hdr_t *mh = (mb_hdr_t *)img;
+        size_t len;
+        uint64_t stamp = __atomic_load_n((uint64_t *)(slot + MB_STAMP_OFF), __ATOMIC_ACQUIRE);
+        if (stamp != g + 1) {
+          if (STP_UNLIKELY(stamp > g + 1)) /* (stamps only grow: a later lap wrote over an untaken message) */
+            stp_fatal("AM mailbox: node %u overran its %s ring here (message %" PRIu64 " found where %" PRIu64
+                      " was due): the slot credits are broken", (unsigned)p, ring == MB_REQ ? "request" : "reply",
+                      stamp, g + 1);
+          break;
+        }
+        /* out of the slot first (its credit may go back in the reply): the
+         * header, then what it says follows, bounded to the slot */
+        memcpy(img, slot, sizeof(*mh));
+        len = mh->nargs <= MAX_ARGS && mb_image_bytes(mh) <= MB_STAMP_OFF ? mb_image_bytes(mh) : 0;
+        if (len > sizeof(*mh)) memcpy(img + sizeof(*mh) / 8, slot + sizeof(*mh), len - sizeof(*mh));
+        *got = g + 1;
+        mb_run(img, ring, p);
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+static int uam_request_am(gasnet_node_t dest, const stp_am_t *am);
 static int uam_request(gasnet_node_t dest, const stp_am_t *am) {
+  if (am->cat == STP_AM_LONG && x.long_rma) { /* the payload by RMA, the message through the mailbox */
+    if (STP_UNLIKELY(credits_charge(&x.mc, dest, 1) != CREDITS_OK)) {
+      unsigned spins = 0;
+      while (credits_charge(&x.mc, dest, 1) != CREDITS_OK) stp_wait_step(&spins); /* serving others */
+    }
+    mb_send(dest, MB_REQ, am->cat, am);
+    return GASNET_OK;
+  }
+  if (x.mb_slots && am->cat != STP_AM_LONG && mb_fits_am(am) && credits_charge(&x.mc, dest, 1) == CREDITS_OK) {
+    mb_send(dest, MB_REQ, am->cat, am);
+    return GASNET_OK;
+  }
+  return uam_request_am(dest, am);
+}
+
+/* the UCX active-message path */
+static int uam_request_am(gasnet_node_t dest, const stp_am_t *am) {
   uint32_t cost = credits_cost(&x.cr, held_bytes(am->cat, am->nbytes));
   if (STP_UNLIKELY(credits_charge(&x.cr, dest, cost) != CREDITS_OK)) {
     unsigned spins = 0;
@@ -233,6 +456,10 @@ static int uam_request(gasnet_node_t dest, const stp_am_t *am) {
 }
 
 static int uam_reply(stp_token_t *token, const stp_am_t *am) {
+  if (token->core == MB_TOKEN && (am->cat == STP_AM_LONG ? x.long_rma : mb_fits_am(am))) {
+    mb_send(token->src, MB_REP, am->cat, am); /* a slot is free: see the top of the file */
+    return GASNET_OK;
+  }
   send_msg(token->src, STP_UC_AM_REPLY, am->cat, am); /* replies are free: never wait for credits */
   return GASNET_OK;
 }
@@ -240,7 +467,6 @@ static int uam_reply(stp_token_t *token, const stp_am_t *am) {
 /* ------------------------------------------------------------------ */
 /* receiving                                                           */
 /* ------------------------------------------------------------------ */
-static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) STP_NORETURN;
 static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) {
   stp_fatal("AM %s from node %u: a malformed message (%zu header + %zu payload bytes: %s)",
             is_request ? "request" : "reply", (unsigned)src, hlen, length, why);
@@ -332,7 +558,9 @@ static ucs_status_t am_arrived(void *arg, const void *header, size_t hlen, void 
     return UCS_OK;
   }
   /* a Medium: handlers read it in place, 8-byte aligned */
-  if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) && ((uintptr_t)data & 7) == 0 && length > INLINE_BYTES) {
+  if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) && ((uintptr_t)data & 7) == 0 &&
+      (length >= HOLD_MIN || (length > INLINE_BYTES && !x.nheld))) {
+    x.nheld++;
     m->buf = m->held = data;
     return UCS_INPROGRESS;
   }
@@ -356,7 +584,7 @@ static void run(uam_msg_t *m) {
 }
 
 static int uam_poll(void) {
-  int n = 0;
+  int n = x.mb_slots ? mb_scan() : 0;
   ucp_worker_progress(x.worker);
   while (x.head) { /* (taken off first: a handler's reply may file more behind it) */
     uam_msg_t *m = x.head;
@@ -387,6 +615,61 @@ static void set_handler(unsigned id, void *arg) {
   }
 }
 
+/* The mailbox: my rings (UCX-allocated, so that shared-memory transports
+ * write them with plain stores; zeroed: no stamp matches), every node's
+ * key (collective), the slot credits. */
+static void mb_attach(void) {
+  credits_cfg_t cfg = {0};
+  uint64_t slots = stp_env_u64("STAGEPORT_AM_MAILBOX", MB_DEFAULT_SLOTS);
+  size_t bytes;
+  if (slots == 1 || slots > UINT16_MAX)
+    stp_fatal("STAGEPORT_AM_MAILBOX=%" PRIu64 ": slots per mailbox ring, 2..%u (0: no mailbox)", slots, UINT16_MAX);
+  const char *lp = getenv("STAGEPORT_AM_LONG");
+  x.mb_slots = (uint32_t)slots;
+  x.long_rma = 0;
+  if (lp && *lp && strcmp(lp, "rma") && strcmp(lp, "am"))
+    stp_fatal("STAGEPORT_AM_LONG=%s: the UCX Core's Long protocols are rma (payload by RMA put, message through the "
+              "mailbox) and am (payload inside a UCX active message)", lp);
+  x.long_rma = !(lp && !strcmp(lp, "am")); /* rma: measured faster at every size (DESIGN-NOTES) */
+  if (!x.mb_slots) { /* (every node reads the same knobs: mpirun -x) */
+    if (lp && !strcmp(lp, "rma")) stp_fatal("STAGEPORT_AM_LONG=rma needs the AM mailbox (STAGEPORT_AM_MAILBOX=0)");
+    x.long_rma = 0;
+    return;
+  }
+  bytes = (size_t)stp.nodes * 2 * x.mb_slots * MB_SLOT;
+  if (stp_ucx_region_map(&stp_uc.u, NULL, bytes, STP_UCX_ALLOCATE | STP_UCX_RKEY, &x.mb) != UCS_OK)
+    stp_fatal("gasnet_attach: the UCX Core could not allocate its %zu-byte mailbox (see the message above)", bytes);
+  memset(x.mb.addr, 0, bytes);
+  x.rmb = calloc(stp.nodes, sizeof(*x.rmb));
+  x.mb_sent = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
+  x.mb_got = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
+  if (!x.rmb || !x.mb_sent || !x.mb_got) stp_fatal("gasnet_attach: out of memory");
+  if (stp_ucx_exchange(&stp_uc.u, &x.mb, x.rmb) != UCS_OK)
+    stp_fatal("gasnet_attach: the UCX Core could not exchange mailbox keys (see the message above)");
+  cfg.npeers = stp.nodes;
+  cfg.mode = CREDITS_STATIC;
+  cfg.grant = x.mb_slots;
+  cfg.max_grant = UINT16_MAX;
+  cfg.unit_bytes = 0; /* one slot per message */
+  if (credits_init(&x.mc, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM mailbox flow control: %s", credits_error(&x.mc));
+}
+
+/* At detach: what was put completes, then keys and rings go. */
+static void mb_detach(void) {
+  x.long_rma = 0;
+  if (!x.mb_slots) return;
+  stp_ucx_flush(&stp_uc.u);
+  stp_ucx_remote_release(&stp_uc.u, x.rmb);
+  stp_ucx_region_unmap(&stp_uc.u, &x.mb);
+  free(x.rmb);
+  free(x.mb_sent);
+  free(x.mb_got);
+  x.rmb = NULL;
+  x.mb_sent = x.mb_got = NULL;
+  credits_fini(&x.mc);
+  x.mb_slots = 0;
+}
+
 static int uam_attach(void) {
   credits_cfg_t cfg = {0};
   ucp_worker_attr_t wa;
@@ -413,6 +696,7 @@ static int uam_attach(void) {
   cfg.unit_bytes = UNIT;
   cfg.max_cost = 1 + MAX_MEDIUM / UNIT;
   if (credits_init(&x.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&x.cr));
+  mb_attach();
   set_handler(STP_UC_AM_REQUEST, (void *)1);
   set_handler(STP_UC_AM_REPLY, NULL);
   stp_uc.core_progresses = 1;
@@ -441,9 +725,12 @@ static void uam_detach(void) {
     free(b);
   }
   credits_fini(&x.cr);
+  mb_detach();
 }
 
-static size_t uam_recv_bytes(void) { return (size_t)stp.nodes * x.share * UNIT; }
+static size_t uam_recv_bytes(void) {
+  return (size_t)stp.nodes * x.share * UNIT + (size_t)stp.nodes * 2 * x.mb_slots * MB_SLOT;
+}
 
 const stp_core_ops_t stp_core_ucx_ops = {
     .name = "core-ucx",
