@@ -34,9 +34,10 @@
 #               STRESS_SEED (12345), STRESS_TIMEOUT (180) seconds per job;
 #               mpitraffic: the MPI calls, messages and bytes of a conformance
 #               run by phase (tests/pmpi_count.c, linked into
-#               conformance_pmpi), once per stage at 2 processes (portals: 2
-#               and 4); the mpi stage's run phase must show messages, the
-#               portals stage's none, nor any other MPI communication call;
+#               conformance_pmpi), once per stage at 2 processes (portals
+#               and ucx: 2 and 4); the mpi stage's run phase must show
+#               messages, the portals and ucx stages' no MPI communication
+#               call;
 #               a table stage x phase follows the stages' jobs
 #               The fault kinds (make check-faults runs them; not in the
 #               default list):
@@ -396,8 +397,9 @@ run_injects() {
     nfail=$((nfail + 1))
     return
   fi
-  # The MPI Core's traffic (not `portals`: it makes no MPI call after attach)
-  if [ "$stage" != portals ]; then
+  # The MPI Core's traffic (not `portals` nor `ucx`: they make no MPI call
+  # after attach)
+  if [ "$stage" != portals ] && [ "$stage" != ucx ]; then
     # a client that set MPI_ERRORS_RETURN on MPI_COMM_WORLD, and an MPI_Isend
     # of the library's that fails mid-run
     run_inject mpi_isend_errors_return 2 "stageport: rank 1: .*MPI.*fail|MPI_Isend failed" \
@@ -411,18 +413,18 @@ run_injects() {
   fi
   local named="stageport: node 0: fatal error: .*(fail|drop)|ptl \(rank 0\): fatal"
   case $stage in
-    ucx | hybrid | portals)
-      # a UCX put that fails at once
+    ucx | ucx-mpi | hybrid | portals)
+      # a UCX put that fails at once (ucx: the AM mailbox's puts too)
       run_inject ucx_put_fails 2 "$named" FAULT_UCP_PUT_AT=100 FAULT_RANK=0 -- "$BINDIR/conformance"
       run_inject stress_sees_corrupt_put 3 "^FAIL stress: node [0-9]+: .*wrong" \
         FAULT_UCP_PUT_CORRUPT_AT=300 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
       ;;
   esac
   case $stage in
-    hybrid | portals)
+    ucx | hybrid | portals)
       # a UCX operation that fails after it started (its final status), on
       # a real network path where operations take requests: a Put's send,
-      # a flush, a Get's reply (portals: an AM's send too)
+      # a flush, a Get's reply (portals, ucx: an AM's send too)
       local at
       for at in 20 200; do
         run_inject "ucx_status_$at" 2 "$named" UCX_TLS=tcp,self FAULT_UCP_STATUS_AT=$at FAULT_RANK=0 \
@@ -494,8 +496,9 @@ run_nochecks_all() {
         # the Portals Core's target bounds every Long destination it is sent
         [ "$st" = portals ] && run_nochecks "$st" long_dest_range "AM Long destination.*outside this node's segment"
         ;;
-      ucx)    # so does the UCX Core's
-        run_nochecks "$st" long_dest_range "AM Long destination.*outside this node's segment"
+      ucx)    # the UCX Core bounds every Long destination: the sender before
+              # its RMA put (STAGEPORT_AM_LONG=rma), the target (=am)
+        run_nochecks "$st" long_dest_range "AM Long.*destination .*outside (this node's|its) segment"
         ;;
     esac
   done
