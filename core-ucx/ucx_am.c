@@ -620,7 +620,9 @@ static void set_handler(unsigned id, void *arg) {
  * key (collective), the slot credits. */
 static void mb_attach(void) {
   credits_cfg_t cfg = {0};
-  uint64_t slots = stp_env_u64("STAGEPORT_AM_MAILBOX", MB_DEFAULT_SLOTS);
+  /* 32 slots per ring, fewer past 512 nodes: the rings stay within 32 MiB */
+  uint64_t dflt = STP_MIN(MB_DEFAULT_SLOTS, 16384 / (stp.nodes ? stp.nodes : 1)), slots;
+  slots = stp_env_u64("STAGEPORT_AM_MAILBOX", dflt < 2 ? 2 : dflt);
   size_t bytes;
   if (slots == 1 || slots > UINT16_MAX)
     stp_fatal("STAGEPORT_AM_MAILBOX=%" PRIu64 ": slots per mailbox ring, 2..%u (0: no mailbox)", slots, UINT16_MAX);

@@ -83,8 +83,9 @@ static void notice_sent(void *req, ucs_status_t st, void *user_data) {
 /* To every peer, not waiting: the sends complete in later progress (or are
  * flushed at close). */
 static void uc_exit_notify(int code) {
-  int32_t c = code;
+  static int32_t c; /* UCX reads a header it could not send at once later: not on the stack */
   ucp_request_param_t prm = {0};
+  c = code;
   prm.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_FLAGS;
   prm.cb.send = notice_sent;
   prm.flags = UCP_AM_SEND_FLAG_EAGER;
