@@ -87,8 +87,10 @@
 #define DEFAULT_SHARE 256u           /* credits per peer: 256 KiB of held payload */
 #define MIN_SHARE (2u * (1u + MAX_MEDIUM / UNIT)) /* two largest Mediums */
 
-#define MB_SLOT 1024u                /* a mailbox slot: header, arguments, payload, stamp */
-#define MB_STAMP_OFF (MB_SLOT - 8u)  /* the stamp: message number + 1, written last */
+#define MB_SLOT 1024u                /* a mailbox slot: stamp, then the image (header, arguments, payload) */
+#define MB_IMG_OFF 8u                /* the stamp (message number + 1, written last) comes first: a small
+                                      * message's stamp and image share one cache line, one miss */
+#define MB_IMG_MAX (MB_SLOT - MB_IMG_OFF)
 #define MB_DEFAULT_SLOTS 32u         /* slots per ring */
 enum { MB_REQ = 0, MB_REP = 1 };     /* the two rings per sender */
 
@@ -114,7 +116,7 @@ typedef struct mb_hdr {
   uint8_t pad[3];
 } mb_hdr_t;
 static inline size_t mb_payload_off(unsigned nargs) { return sizeof(mb_hdr_t) + ((4 * (size_t)nargs + 7) & ~(size_t)7); }
-static inline int mb_fits(unsigned nargs, size_t nbytes) { return mb_payload_off(nargs) + nbytes <= MB_STAMP_OFF; }
+static inline int mb_fits(unsigned nargs, size_t nbytes) { return mb_payload_off(nargs) + nbytes <= MB_IMG_MAX; }
 
 /* An arrived message, filed by the callback for poll() to run. */
 typedef struct uam_msg {
@@ -303,7 +305,7 @@ static void mb_put1(gasnet_node_t dest, const void *buf, size_t len, uint64_t ra
  * slot's credit (a request), or a reply ring's slot is free by
  * construction. */
 static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
-  uint64_t img[MB_STAMP_OFF / 8];
+  uint64_t img[MB_IMG_MAX / 8];
   mb_hdr_t *mh = (mb_hdr_t *)img;
   uint64_t n = x.mb_sent[2 * (size_t)dest + ring]++, stamp = n + 1;
   uint64_t raddr = x.rmb[dest].addr + ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * x.mb_slots) + n % x.mb_slots) * MB_SLOT;
@@ -338,9 +340,9 @@ static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
       len = off + am->nbytes;
     }
   }
-  mb_put1(dest, img, len, raddr, rkey, serve);
+  mb_put1(dest, img, len, raddr + MB_IMG_OFF, rkey, serve);
   ucp_worker_fence(x.worker); /* the image lands before the stamp */
-  mb_put1(dest, &stamp, 8, raddr + MB_STAMP_OFF, rkey, serve);
+  mb_put1(dest, &stamp, 8, raddr, rkey, serve);
 }
 
 /* the bytes of a message's slot image after its header: arguments and
@@ -359,7 +361,7 @@ static void mb_run(const uint64_t *img, int ring, gasnet_node_t from) {
   int is_request = ring == MB_REQ;
   memcpy(&mh, img, sizeof(mh));
   if (STP_UNLIKELY(mh.h.src != from || mh.nargs > MAX_ARGS || mh.h.cat > CAT_CREDIT ||
-                   (mh.h.cat == CAT_CREDIT && is_request) || mb_image_bytes(&mh) > MB_STAMP_OFF ||
+                   (mh.h.cat == CAT_CREDIT && is_request) || mb_image_bytes(&mh) > MB_IMG_MAX ||
                    ((mh.h.cat == STP_AM_SHORT || mh.h.cat == CAT_CREDIT) && mh.nbytes) ||
                    (mh.h.cat == STP_AM_LONG && mh.nbytes > MAX_LONG)))
     malformed(is_request, from, sizeof(mh) + 4 * (size_t)mh.nargs, mh.nbytes, "a bad mailbox slot");
@@ -397,11 +399,11 @@ static int mb_scan(void) {
       uint64_t *got = &x.mb_got[2 * (size_t)p + ring];
       char *base = (char *)x.mb.addr + ((uint64_t)p * 2 + (uint64_t)ring) * x.mb_slots * MB_SLOT;
       for (uint32_t k = 0; k < x.mb_slots; k++) {
-        uint64_t g = *got, img[MB_STAMP_OFF / 8];
+        uint64_t g = *got, img[MB_IMG_MAX / 8];
         char *slot = base + (g % x.mb_slots) * MB_SLOT;
         mb_hdr_t *mh = (mb_hdr_t *)img;
         size_t len;
-        uint64_t stamp = __atomic_load_n((uint64_t *)(slot + MB_STAMP_OFF), __ATOMIC_ACQUIRE);
+        uint64_t stamp = __atomic_load_n((uint64_t *)slot, __ATOMIC_ACQUIRE);
         if (stamp != g + 1) {
           if (STP_UNLIKELY(stamp > g + 1)) /* (stamps only grow: a later lap wrote over an untaken message) */
             stp_fatal("AM mailbox: node %u overran its %s ring here (message %" PRIu64 " found where %" PRIu64
@@ -411,9 +413,9 @@ static int mb_scan(void) {
         }
         /* out of the slot first (its credit may go back in the reply): the
          * header, then what it says follows, bounded to the slot */
-        memcpy(img, slot, sizeof(*mh));
-        len = mh->nargs <= MAX_ARGS && mb_image_bytes(mh) <= MB_STAMP_OFF ? mb_image_bytes(mh) : 0;
-        if (len > sizeof(*mh)) memcpy(img + sizeof(*mh) / 8, slot + sizeof(*mh), len - sizeof(*mh));
+        memcpy(img, slot + MB_IMG_OFF, sizeof(*mh));
+        len = mh->nargs <= MAX_ARGS && mb_image_bytes(mh) <= MB_IMG_MAX ? mb_image_bytes(mh) : 0;
+        if (len > sizeof(*mh)) memcpy(img + sizeof(*mh) / 8, slot + MB_IMG_OFF + sizeof(*mh), len - sizeof(*mh));
         *got = g + 1;
         mb_run(img, ring, p);
         n++;
