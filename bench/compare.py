@@ -38,7 +38,8 @@ Output directory (default results/<timestamp>/):
 
 Columns: a stage column is named after the stage (mpi, ucx, ...); a real GASNet
 column gasnet-<conduit>; baselines mpi-pingack (shown under putlat, getlat,
-amshort, ammedium) and mpi-flood (shown under putbw and amlongbw).  aminject's
+amshort, ammedium) and mpi-flood (shown under putbw and amlongbw); ucx-perftest
+under putlat, putbw, amshort, ammedium and ammedbw.  aminject's
 size column is the queue depth Q, not bytes.  Ratio columns are
 time(column) / time(mpi stage) for the same test and size: below 1 means
 faster than the mpi stage, for latency and bandwidth tests alike.
@@ -59,7 +60,8 @@ run, and a last table shows them per operation, one size per test (MSGS_SIZE),
 one column per stage.  --mpi-count none times without it.
 
 Baselines: mpi (bench/mpibench: ping-ack, flood) and ucx (raw UCX, ucx_perftest
-put latency and bandwidth at the same sizes: the ceiling of the UCX stages).
+put latency and bandwidth, AM round trip (ucp_am_lat, one way doubled) and AM
+message rate (ucp_am_bw) at the same sizes: the ceiling of the UCX stages).
 Adding a baseline is one function appended to
 BASELINES: it returns Runner objects (override Runner.run if the tool does not
 write stpbench CSV rows).
