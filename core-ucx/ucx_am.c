@@ -225,11 +225,18 @@ static void send_failed(ucs_status_t st, const char *what, gasnet_node_t dest) {
   stp_fatal("UCX Core: an AM %s to node %u failed: %s", what, (unsigned)dest, ucs_status_string(st));
 }
 
-/* Until UCX no longer needs the source: a requester keeps the library
+/* What a send returned, until UCX no longer needs the source: done (NULL),
+ * failed, or a request to wait for -- a requester keeps the library
  * progressing (serving requests), a replier only the worker. */
-static void wait_sent(ucs_status_ptr_t r, int serve, const char *what, gasnet_node_t dest) {
+static void wait_sent(ucs_status_ptr_t r, int serve, gasnet_node_t dest) {
+  const char *what = serve ? "request" : "reply";
   unsigned spins = 0;
   ucs_status_t st;
+  if (STP_LIKELY(r == NULL)) return;
+  if (STP_UNLIKELY(UCS_PTR_IS_ERR(r))) {
+    if (!stp_uc.closing) send_failed(UCS_PTR_STATUS(r), what, dest);
+    return;
+  }
   while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) {
     if (serve) {
       stp_wait_step(&spins);
@@ -274,12 +281,7 @@ static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *a
     h->handler = 0;
   }
   r = ucp_am_send_nbx(x.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm);
-  if (STP_LIKELY(r == NULL)) return;
-  if (STP_UNLIKELY(UCS_PTR_IS_ERR(r))) {
-    if (stp_uc.closing) return;
-    send_failed(UCS_PTR_STATUS(r), id == STP_UC_AM_REQUEST ? "request" : "reply", dest);
-  }
-  wait_sent(r, id == STP_UC_AM_REQUEST, id == STP_UC_AM_REQUEST ? "request" : "reply", dest);
+  wait_sent(r, id == STP_UC_AM_REQUEST, dest);
 }
 
 /* ------------------------------------------------------------------ */
@@ -290,12 +292,7 @@ static void mb_put1(gasnet_node_t dest, const void *buf, size_t len, uint64_t ra
   ucs_status_ptr_t r;
   prm.op_attr_mask = 0;
   r = ucp_put_nbx(x.ep[dest], buf, len, raddr, rkey, &prm);
-  if (STP_LIKELY(r == NULL)) return;
-  if (STP_UNLIKELY(UCS_PTR_IS_ERR(r))) {
-    if (stp_uc.closing) return;
-    send_failed(UCS_PTR_STATUS(r), serve ? "request" : "reply", dest);
-  }
-  wait_sent(r, serve, serve ? "request" : "reply", dest);
+  wait_sent(r, serve, dest);
 }
 
 /* Put a message (am NULL: credit-only) into ring `ring` of dest's mailbox:
