@@ -377,7 +377,7 @@ run_inject() {
   done
   shift
   run_job "$CONF_TIMEOUT" "$log" "$np" "${flags[@]}" "$@"
-  for f in "${flags[@]}"; do case $f in FAULT_* | UCX_TLS*) unset "${f%%=*}" ;; esac; done
+  for f in "${flags[@]}"; do case $f in FAULT_* | UCX_TLS* | STAGEPORT_*) unset "${f%%=*}" ;; esac; done
   skipped "$np" "$log" "$name" && return
   if timed_out || grep -q 'watchdog' "$log"; then
     fail "$name" "$np" "the job hung after the injected fault instead of failing" "$log" 'faultlib|watchdog'
@@ -416,10 +416,22 @@ run_injects() {
     ucx | ucx-mpi | hybrid | portals)
       # a UCX put that fails at once (ucx: the AM mailbox's puts too)
       run_inject ucx_put_fails 2 "$named" FAULT_UCP_PUT_AT=100 FAULT_RANK=0 -- "$BINDIR/conformance"
+      # silent corruption of the Extended API's puts (ucx: with the AM
+      # mailbox off, so that AMs take no puts and the corruption lands in
+      # the data the stress test checks)
       run_inject stress_sees_corrupt_put 3 "^FAIL stress: node [0-9]+: .*wrong" \
-        FAULT_UCP_PUT_CORRUPT_AT=300 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
+        STAGEPORT_AM_MAILBOX=0 FAULT_UCP_PUT_CORRUPT_AT=300 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 \
+        -- "$BINDIR/stress" --ops 5000
       ;;
   esac
+  if [ "$stage" = ucx ]; then
+    # corrupted AM mailbox puts (images, stamps, Long payloads by RMA): the
+    # stress test sees wrong data, or the receiver's checks end the job (a
+    # Long destination outside the segment, a stamp past the one due)
+    run_inject stress_sees_corrupt_mailbox 3 \
+      "^FAIL stress: node [0-9]+: .*wrong|^FAIL stress: node [0-9]+: .*expected|fatal error: AM (Long destination .*outside|mailbox: node [0-9]+ overran)" \
+      FAULT_UCP_PUT_CORRUPT_AT=300 FAULT_CORRUPT_COUNT=20 FAULT_RANK=1 -- "$BINDIR/stress" --ops 5000
+  fi
   case $stage in
     ucx | hybrid | portals)
       # a UCX operation that fails after it started (its final status), on
