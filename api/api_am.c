@@ -44,6 +44,7 @@ static inline void check_payload(const char *fn, size_t nbytes, size_t max, cons
 }
 
 int stp_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...) {
+  STP_API_GUARD();
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_SHORT, 0, handler, 0, args, NULL, 0, NULL};
   check_request("gasnet_AMRequestShort", dest, handler);
@@ -54,6 +55,7 @@ int stp_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numarg
 
 int stp_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
                          int numargs, ...) {
+  STP_API_GUARD();
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
   check_request("gasnet_AMRequestMedium", dest, handler);
@@ -66,6 +68,7 @@ int stp_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, const voi
 
 int stp_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
                        void *dest_addr, int async, int numargs, ...) {
+  STP_API_GUARD();
   gasnet_handlerarg_t args[16];
   const char *fn = async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong";
   stp_am_t am = {STP_AM_LONG, (uint8_t)!!async, handler, 0, args, source_addr, nbytes, dest_addr};
@@ -93,6 +96,7 @@ static inline stp_token_t *check_reply(const char *fn, gasnet_token_t token, gas
 }
 
 int stp_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...) {
+  STP_API_GUARD();
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_SHORT, 0, handler, 0, args, NULL, 0, NULL};
   stp_token_t *t = check_reply("gasnet_AMReplyShort", token, handler);
@@ -103,6 +107,7 @@ int stp_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numarg
 
 int stp_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
                        int numargs, ...) {
+  STP_API_GUARD();
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL};
   stp_token_t *t = check_reply("gasnet_AMReplyMedium", token, handler);
@@ -115,6 +120,7 @@ int stp_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, const voi
 
 int stp_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, const void *source_addr, size_t nbytes,
                      void *dest_addr, int numargs, ...) {
+  STP_API_GUARD();
   gasnet_handlerarg_t args[16];
   stp_am_t am = {STP_AM_LONG, 0, handler, 0, args, source_addr, nbytes, dest_addr};
   stp_token_t *t = check_reply("gasnet_AMReplyLong", token, handler);
@@ -145,6 +151,7 @@ size_t gasnet_AMMaxLongReply(void) {
 }
 
 int gasnet_AMPoll(void) {
+  STP_API_GUARD();
   STP_CHECK_ATTACHED("gasnet_AMPoll");
   STP_CHECK_NOT_IN_HANDLER("gasnet_AMPoll");
   stp_poll();

@@ -68,7 +68,10 @@ void stp_am_memset(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t 
   stp_am_request(node, &am);
 }
 
-static inline stp_op_t *nbi_op(void) { return stp.region ? stp.region : &stp.iop; }
+static inline stp_op_t *nbi_op(void) {
+  stp_thread_t *t = stp_thread();
+  return t->region ? t->region : &t->iop;
+}
 
 /* An explicit operation that finished during initiation needs no handle. */
 static inline gasnet_handle_t nb_handle(stp_op_t *op) {
@@ -81,6 +84,7 @@ static inline gasnet_handle_t nb_handle(stp_op_t *op) {
 
 /* blocking ----------------------------------------------------------- */
 static inline void put_blocking(const char *fn, gasnet_node_t node, void *dest, const void *src, size_t n, int bulk) {
+  STP_API_GUARD();
   stp_op_t op;
   STP_CHECK_XFER(fn, node, dest, n);
   STP_CHECK_LOCAL(fn, "source", src, n);
@@ -91,6 +95,7 @@ static inline void put_blocking(const char *fn, gasnet_node_t node, void *dest, 
 }
 
 static inline void get_blocking(const char *fn, void *dest, gasnet_node_t node, const void *src, size_t n) {
+  STP_API_GUARD();
   stp_op_t op;
   STP_CHECK_XFER(fn, node, src, n);
   STP_CHECK_LOCAL(fn, "destination", dest, n);
@@ -117,6 +122,7 @@ void gasnet_get_bulk(void *dest, gasnet_node_t node, const void *src, size_t nby
 }
 
 void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  STP_API_GUARD();
   stp_op_t op;
   STP_CHECK_XFER("gasnet_memset", node, dest, nbytes);
   if (!nbytes) return;
@@ -128,6 +134,7 @@ void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) {
 /* explicit handle ---------------------------------------------------- */
 static inline gasnet_handle_t put_nb(const char *fn, gasnet_node_t node, void *dest, const void *src, size_t n,
                                      int bulk) {
+  STP_API_GUARD();
   stp_op_t *op;
   STP_CHECK_XFER(fn, node, dest, n);
   STP_CHECK_LOCAL(fn, "source", src, n);
@@ -138,6 +145,7 @@ static inline gasnet_handle_t put_nb(const char *fn, gasnet_node_t node, void *d
 }
 
 static inline gasnet_handle_t get_nb(const char *fn, void *dest, gasnet_node_t node, const void *src, size_t n) {
+  STP_API_GUARD();
   stp_op_t *op;
   STP_CHECK_XFER(fn, node, src, n);
   STP_CHECK_LOCAL(fn, "destination", dest, n);
@@ -164,6 +172,7 @@ gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, const void *s
 }
 
 gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  STP_API_GUARD();
   stp_op_t *op;
   STP_CHECK_XFER("gasnet_memset_nb", node, dest, nbytes);
   if (!nbytes) return GASNET_INVALID_HANDLE;
@@ -174,30 +183,35 @@ gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t
 
 /* implicit handle ---------------------------------------------------- */
 void gasnet_put_nbi(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
+  STP_API_GUARD();
   STP_CHECK_XFER("gasnet_put_nbi", node, dest, nbytes);
   STP_CHECK_LOCAL("gasnet_put_nbi", "source", src, nbytes);
   if (nbytes) put_path(nbi_op(), node, dest, src, nbytes, 0);
 }
 
 void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
+  STP_API_GUARD();
   STP_CHECK_XFER("gasnet_put_nbi_bulk", node, dest, nbytes);
   STP_CHECK_LOCAL("gasnet_put_nbi_bulk", "source", src, nbytes);
   if (nbytes) put_path(nbi_op(), node, dest, src, nbytes, 1);
 }
 
 void gasnet_get_nbi(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
+  STP_API_GUARD();
   STP_CHECK_XFER("gasnet_get_nbi", node, src, nbytes);
   STP_CHECK_LOCAL("gasnet_get_nbi", "destination", dest, nbytes);
   if (nbytes) get_path(nbi_op(), dest, node, src, nbytes);
 }
 
 void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
+  STP_API_GUARD();
   STP_CHECK_XFER("gasnet_get_nbi_bulk", node, src, nbytes);
   STP_CHECK_LOCAL("gasnet_get_nbi_bulk", "destination", dest, nbytes);
   if (nbytes) get_path(nbi_op(), dest, node, src, nbytes);
 }
 
 void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  STP_API_GUARD();
   STP_CHECK_XFER("gasnet_memset_nbi", node, dest, nbytes);
   if (nbytes) memset_path(nbi_op(), node, dest, val, nbytes);
 }
@@ -247,15 +261,17 @@ static size_t sync_list(const char *fn, gasnet_handle_t *h, size_t n, size_t *le
 }
 
 void gasnet_wait_syncnb(gasnet_handle_t handle) {
+  STP_API_GUARD();
   unsigned spins = 0;
   stp_op_t *op;
   if (!handle) return;
   if (!(op = handle_op("gasnet_wait_syncnb", handle))) return;
-  while (!stp_op_test(op, 3)) stp_wait_step(&spins);
+  while (!stp_op_test(op, 3)) stp_api_wait_step(&spins);
   stp_op_free(op);
 }
 
 static int try_syncnb(const char *fn, gasnet_handle_t handle, int poll) {
+  STP_API_GUARD();
   stp_op_t *op;
   if (!handle) return GASNET_OK;
   if (!(op = handle_op(fn, handle))) return GASNET_OK;
@@ -270,16 +286,18 @@ int gasnet_try_syncnb(gasnet_handle_t handle) { return try_syncnb("gasnet_try_sy
 int gasnet_try_syncnb_nopoll(gasnet_handle_t handle) { return try_syncnb("gasnet_try_syncnb_nopoll", handle, 0); }
 
 void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles) {
+  STP_API_GUARD();
   unsigned spins = 0;
   size_t left;
   sync_list("gasnet_wait_syncnb_all", handles, numhandles, &left);
   while (left) {
-    stp_wait_step(&spins);
+    stp_api_wait_step(&spins);
     sync_list("gasnet_wait_syncnb_all", handles, numhandles, &left);
   }
 }
 
 static int try_syncnb_all(const char *fn, gasnet_handle_t *handles, size_t numhandles, int poll) {
+  STP_API_GUARD();
   size_t left;
   if (poll) stp_poll();
   sync_list(fn, handles, numhandles, &left);
@@ -295,16 +313,18 @@ int gasnet_try_syncnb_all_nopoll(gasnet_handle_t *handles, size_t numhandles) {
 }
 
 void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles) {
+  STP_API_GUARD();
   unsigned spins = 0;
   size_t left;
   size_t done = sync_list("gasnet_wait_syncnb_some", handles, numhandles, &left);
   while (!done && left) {
-    stp_wait_step(&spins);
+    stp_api_wait_step(&spins);
     done = sync_list("gasnet_wait_syncnb_some", handles, numhandles, &left);
   }
 }
 
 static int try_syncnb_some(const char *fn, gasnet_handle_t *handles, size_t numhandles, int poll) {
+  STP_API_GUARD();
   size_t left, done;
   if (poll) stp_poll();
   done = sync_list(fn, handles, numhandles, &left);
@@ -326,20 +346,22 @@ static inline void check_nbi_sync(const char *fn) {
   STP_CHECK_ATTACHED(fn);
   STP_CHECK_NOT_IN_HANDLER(fn);
 #if STP_CHECKS
-  if (STP_UNLIKELY(stp.region)) stp_fatal("%s: implicit-handle sync inside an access region", fn);
+  if (STP_UNLIKELY(stp_thread()->region)) stp_fatal("%s: implicit-handle sync inside an access region", fn);
 #endif
   (void)fn;
 }
 
 static void wait_syncnbi(const char *fn, int which) {
+  STP_API_GUARD();
   check_nbi_sync(fn);
-  stp_op_wait(&stp.iop, which);
+  stp_op_wait(&stp_thread()->iop, which);
 }
 
 static int try_syncnbi(const char *fn, int which) {
+  STP_API_GUARD();
   check_nbi_sync(fn);
   stp_poll();
-  return stp_op_test(&stp.iop, which) ? GASNET_OK : GASNET_ERR_NOT_READY;
+  return stp_op_test(&stp_thread()->iop, which) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
 void gasnet_wait_syncnbi_puts(void) { wait_syncnbi("gasnet_wait_syncnbi_puts", 1); }
@@ -350,18 +372,22 @@ int gasnet_try_syncnbi_gets(void) { return try_syncnbi("gasnet_try_syncnbi_gets"
 int gasnet_try_syncnbi_all(void) { return try_syncnbi("gasnet_try_syncnbi_all", 3); }
 
 void gasnet_begin_nbi_accessregion(void) {
+  STP_API_GUARD();
   STP_CHECK_ATTACHED("gasnet_begin_nbi_accessregion");
 #if STP_CHECKS
-  if (stp.region) stp_fatal("gasnet_begin_nbi_accessregion: an access region is already open (they do not nest)");
+  if (stp_thread()->region)
+    stp_fatal("gasnet_begin_nbi_accessregion: an access region is already open (they do not nest)");
 #endif
-  stp.region = stp_op_alloc(STP_OP_REGION);
+  stp_thread()->region = stp_op_alloc(STP_OP_REGION);
 }
 
 gasnet_handle_t gasnet_end_nbi_accessregion(void) {
-  stp_op_t *op = stp.region;
+  STP_API_GUARD();
+  stp_thread_t *t = stp_thread();
+  stp_op_t *op = t->region;
   STP_CHECK_ATTACHED("gasnet_end_nbi_accessregion");
   if (!op) stp_fatal("gasnet_end_nbi_accessregion: no access region is open");
-  stp.region = NULL;
+  t->region = NULL;
   return nb_handle(op);
 }
 
@@ -407,6 +433,7 @@ gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_registe
 }
 
 void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes) {
+  STP_API_GUARD();
   uint64_t buf;
   check_val_size("gasnet_put_nbi_val", nbytes);
   val_store(&buf, value, nbytes);
@@ -424,6 +451,7 @@ gasnet_register_value_t gasnet_get_val(gasnet_node_t node, const void *src, size
 /* A value get owns its landing buffer (in its pooled record) until it is
  * synchronized; its handle names the record and the use, like any other. */
 gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, const void *src, size_t nbytes) {
+  STP_API_GUARD();
   stp_op_t *op;
   check_val_size("gasnet_get_nb_val", nbytes);
   STP_CHECK_XFER("gasnet_get_nb_val", node, src, nbytes);
@@ -434,6 +462,7 @@ gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, const void *src, si
 }
 
 gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle) {
+  STP_API_GUARD();
   gasnet_register_value_t val;
   stp_op_t *op = stp_op_lookup(handle);
   STP_CHECK_ATTACHED("gasnet_wait_syncnb_valget");

@@ -89,25 +89,32 @@ static void lifecycle_exit(int code, int how);
  * with N (spec 2.1.5: the job ends with the code the process exited with). */
 #if HAVE_ON_EXIT
 static void stp_on_exit(int status, void *arg) {
+  STP_API_GUARD();
   (void)arg;
   if (stp.inited && !life.exiting) lifecycle_exit(status, BY_PROCESS_EXIT);
 }
 #else
 static void stp_atexit(void) { /* (no on_exit: the status is not known here) */
+  STP_API_GUARD();
   if (stp.inited && !life.exiting) lifecycle_exit(0, BY_PROCESS_EXIT);
 }
 #endif
 
-static const stp_stage_t *select_stage(void) {
-  const char *name = getenv("STAGEPORT_STAGE");
+/* STAGEPORT_STAGE, else the stage the client's conduit directory names,
+ * else the build's default. */
+static const stp_stage_t *select_stage(const char *client_stage) {
+  const char *name = getenv("STAGEPORT_STAGE"), *from = "STAGEPORT_STAGE=";
   const stp_stage_t *st;
   char list[2048];
-  if (!name || !*name) name = STP_DEFAULT_STAGE;
+  if (!name || !*name) {
+    name = client_stage ? client_stage : STP_DEFAULT_STAGE;
+    from = client_stage ? "the client's conduit (STAGEPORT_CLIENT_STAGE) names" : "the default stage";
+  }
   st = stp_stage_find(name);
   if (st) return st;
   stp_stage_list(list, sizeof(list));
-  fprintf(stderr, "stageport: fatal error: gasnet_init: STAGEPORT_STAGE=\"%s\" is not a stage of this build; built stages:\n%s\n",
-          name, list);
+  fprintf(stderr, "stageport: fatal error: gasnet_init: %s\"%s\" is not a stage of this build; built stages:\n%s\n",
+          from, name, list);
   return NULL;
 }
 
@@ -163,12 +170,20 @@ static uint64_t allmin_u64(uint64_t v) {
   return m;
 }
 
-int gasnet_init(int *argc, char ***argv) {
+/* gasnet.h's gasnet_init: threads = 0 (GASNET_SEQ), 1 (GASNET_PARSYNC) or
+ * 2 (GASNET_PAR), stage = the client's conduit's, or NULL. */
+int stp_init_client(int *argc, char ***argv, int threads, const char *stage) {
   if (stp.inited) {
     fprintf(stderr, "stageport: gasnet_init: called twice (GASNET_ERR_RESOURCE)\n");
     return GASNET_ERR_RESOURCE;
   }
-  stp_stage = select_stage();
+  if (threads < 0 || threads > 2) {
+    fprintf(stderr, "stageport: gasnet_init: unknown threading configuration %d (gasnet.h and the library disagree)\n",
+            threads);
+    return GASNET_ERR_BAD_ARG;
+  }
+  stp_par = threads != 0; /* before anything takes the library lock */
+  stp_stage = select_stage(stage);
   if (!stp_stage) exit(1);
   stp.net = stp_stage->net;
   stp.core = stp_stage->core;
@@ -177,7 +192,7 @@ int gasnet_init(int *argc, char ***argv) {
   stp.hook_exit = exit_hook;
   stp.hook_barrier = stp_barrier_poll;
 
-  if (stp_boot_mpi_open(argc, argv, "stageport: gasnet_init", &stp.boot)) return GASNET_ERR_RESOURCE;
+  if (stp_boot_mpi_open(argc, argv, "stageport: gasnet_init", stp_par, &stp.boot)) return GASNET_ERR_RESOURCE;
   if (stp.boot.size > GASNET_MAXNODES) {
     fprintf(stderr, "stageport: gasnet_init: %d processes, more than GASNET_MAXNODES (%d)\n", stp.boot.size,
             GASNET_MAXNODES);
@@ -195,9 +210,13 @@ int gasnet_init(int *argc, char ***argv) {
   init_waitmode();
   stp.max_local_seg = max_local_segment();
   stp.max_global_seg = (uintptr_t)allmin_u64(stp.max_local_seg);
-  stp_op_init(&stp.iop, STP_OP_IMPLICIT);
+  stp_op_init(&stp.thr0.iop, STP_OP_IMPLICIT);
+  if (stp_par) (void)stp_thread(); /* this thread's state is thr0 */
   return GASNET_OK;
 }
+
+int(gasnet_init)(int *argc, char ***argv) { return stp_init_client(argc, argv, 0, NULL); }
+
 
 /* ------------------------------------------------------------------ */
 /* attach                                                              */
@@ -313,6 +332,7 @@ static int attach_segment(uintptr_t segsize, gasnet_seginfo_t *mine) {
  * makes every node return its error instead of leaving them in a
  * collective.  (A failure inside a network's open ends the job.) */
 int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) {
+  STP_API_GUARD();
   gasnet_seginfo_t mine = {NULL, 0};
   int rc;
   (void)minheapoffset; /* the segment is its own mapping; the heap is not affected */
@@ -416,6 +436,7 @@ static void lifecycle_exit(int code, int how) {
 }
 
 void gasnet_exit(int exitcode) {
+  STP_API_GUARD();
   if (!stp.inited) exit(exitcode);
   lifecycle_exit(exitcode, BY_GASNET_EXIT);
   exit(exitcode); /* not reached */

@@ -32,12 +32,14 @@ void stp_check_handler_ctx_fail(const char *fn) {
 
 
 void stp_blockuntil_step(unsigned *spins) {
+  STP_API_GUARD();
   STP_CHECK_ATTACHED("GASNET_BLOCKUNTIL");
   STP_CHECK_NOT_IN_HANDLER("GASNET_BLOCKUNTIL");
-  stp_wait_step(spins);
+  stp_api_wait_step(spins);
 }
 
 int gasnet_set_waitmode(int wait_mode) {
+  STP_API_GUARD();
   if (wait_mode != GASNET_WAIT_SPIN && wait_mode != GASNET_WAIT_BLOCK && wait_mode != GASNET_WAIT_SPINBLOCK)
     return GASNET_ERR_BAD_ARG;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

@@ -96,6 +96,7 @@ void stp_barrier_progress(void) {
 }
 
 void gasnet_barrier_notify(int id, int flags) {
+  STP_API_GUARD();
   STP_CHECK_ATTACHED("gasnet_barrier_notify");
   STP_CHECK_NOT_IN_HANDLER("gasnet_barrier_notify");
   if (b.notified) stp_fatal("gasnet_barrier_notify: called twice without an intervening gasnet_barrier_wait");
@@ -130,14 +131,16 @@ static void check_notified(const char *fn) {
 }
 
 int gasnet_barrier_wait(int id, int flags) {
+  STP_API_GUARD();
   unsigned spins = 0;
   check_notified("gasnet_barrier_wait");
   stp_barrier_progress();
-  while (!b.done) stp_wait_step(&spins);
+  while (!b.done) stp_api_wait_step(&spins);
   return finish(id, flags);
 }
 
 int gasnet_barrier_try(int id, int flags) {
+  STP_API_GUARD();
   check_notified("gasnet_barrier_try");
   stp_poll();
   if (!b.done) stp_barrier_progress();

@@ -101,8 +101,14 @@ static int kernel_sharers(int mpi_local, int size) {
   return n > mpi_local ? n : mpi_local;
 }
 
-int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot) {
-  int up = 0, down = 0, provided, rank, size, host;
+static const char *level_name(int level) {
+  return level == MPI_THREAD_SINGLE ? "MPI_THREAD_SINGLE" : level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED"
+       : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED" : "MPI_THREAD_MULTIPLE";
+}
+
+int stp_boot_mpi_open(int *argc, char ***argv, const char *who, int threads, stp_boot_t *boot) {
+  int up = 0, down = 0, provided = MPI_THREAD_SINGLE, rank, size, host;
+  int need = threads ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED;
   MPI_Comm shm;
   if (bm.opens++) {
     *boot = bm.boot;
@@ -116,12 +122,21 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot
     return -1;
   }
   if (!up) {
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    if (MPI_Init_thread(argc, argv, need, &provided) != MPI_SUCCESS) {
       fprintf(stderr, "%s: MPI_Init_thread failed\n", who);
       bm.opens = 0;
       return -1;
     }
     bm.mpi_ours = 1;
+  } else {
+    MPI_Query_thread(&provided);
+  }
+  if (threads && provided < need) {
+    fprintf(stderr,
+            "%s: a threaded client (GASNET_PAR / GASNET_PARSYNC) needs MPI at %s; this MPI %s %s\n", who,
+            level_name(need), bm.mpi_ours ? "gives only" : "was initialised by the client with", level_name(provided));
+    bm.opens = 0;
+    return -1;
   }
   check("MPI_Comm_create_errhandler", MPI_Comm_create_errhandler(fatal_mpi_error, &bm.errh));
   check("MPI_Comm_dup", MPI_Comm_dup(MPI_COMM_WORLD, &bm.comm));
@@ -151,7 +166,7 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot
   check("MPI_Irecv", MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq));
   bm.exit_posted = 1;
 
-  bm.boot = (stp_boot_t){rank, size, mpi_allgather, mpi_barrier, mpi_abort, NULL};
+  bm.boot = (stp_boot_t){rank, size, mpi_allgather, mpi_barrier, mpi_abort, NULL, threads};
   *boot = bm.boot;
   return 0;
 }

@@ -12,10 +12,12 @@
 
 #include "stp_boot.h"
 
-/* MPI_Init_thread (FUNNELED) unless MPI is initialised already; private
- * communicators; *boot filled (collectives over every process of
+/* MPI_Init_thread unless MPI is initialised already -- FUNNELED, or
+ * SERIALIZED when threads is nonzero (several client threads call, one at a
+ * time; a client that initialised MPI itself must have that level);
+ * private communicators; *boot filled (collectives over every process of
  * MPI_COMM_WORLD).  0, or -1 after printing why (prefixed by `who`). */
-int stp_boot_mpi_open(int *argc, char ***argv, const char *who, stp_boot_t *boot);
+int stp_boot_mpi_open(int *argc, char ***argv, const char *who, int threads, stp_boot_t *boot);
 
 /* The error handler of every communicator stageport creates (whatever the
  * client set on MPI_COMM_WORLD): says which rank saw which MPI error and

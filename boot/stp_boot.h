@@ -22,6 +22,9 @@ typedef struct stp_boot {
   /* end every process of the job now with this exit code; does not return */
   void (*abort)(void *ctx, int code);
   void *ctx;
+  /* nonzero: the client's threads call in turn, never at once (the
+   * caller serializes them): UCX workers in serialized thread mode */
+  int threads;
 } stp_boot_t;
 
 #endif /* STP_BOOT_H */

@@ -81,6 +81,13 @@ static inline int stp_op_test(stp_op_t *op, int which);
 /* Wait (polling) until an op is complete. */
 void stp_op_wait(stp_op_t *op, int which);
 
+/* A client thread's implicit-handle operations (outside access regions)
+ * and its open access region, if any (GASNet: per thread). */
+typedef struct stp_thread {
+  stp_op_t iop;
+  stp_op_t *region;
+} stp_thread_t;
+
 /* ------------------------------------------------------------------ */
 /* global state                                                        */
 /* ------------------------------------------------------------------ */
@@ -134,11 +141,44 @@ struct stp_globals {
   int exit_code;
   int barrier_active;         /* a barrier phase is notified and not complete */
 
-  /* extended */
-  stp_op_t iop;      /* implicit-handle operations outside access regions */
-  stp_op_t *region;  /* open access region, or NULL */
+  /* extended: the first client thread's implicit-handle state (GASNET_SEQ:
+   * the only one; GASNET_PAR: every other thread has its own, stp_thread()) */
+  stp_thread_t thr0;
 };
 extern struct stp_globals stp;
+
+/* ------------------------------------------------------------------ */
+/* client threads (GASNET_PAR, GASNET_PARSYNC)                         */
+/* ------------------------------------------------------------------ */
+/* A threaded client (gasnet.h's gasnet_init with GASNET_PAR or PARSYNC) sets
+ * stp_par before anything else runs.  Then every API entry holds the one
+ * library lock (STP_API_GUARD, recursive per thread: a handler's reply
+ * enters again), so everything below the API layer runs as under
+ * GASNET_SEQ, one thread at a time; the API layer's own waits (blocking
+ * put/get, syncs, barrier wait, GASNET_BLOCKUNTIL) hand the lock over
+ * between polls (stp_par_yield), so a thread that waits never keeps
+ * another from sending what the wait depends on.  Waits inside a backend
+ * (credits, send resources) keep it: they only need this thread's polls.
+ * Under GASNET_SEQ the cost is one predicted branch per entry. */
+extern int stp_par;
+void stp_par_lock(void);
+void stp_par_unlock(void);
+void stp_par_yield(void); /* an API wait's step: let a waiting thread in */
+stp_thread_t *stp_thread_slow(void);
+
+static inline int stp_api_enter(void) {
+  if (STP_UNLIKELY(stp_par)) stp_par_lock();
+  return 0;
+}
+static inline void stp_api_leave(int *guard) {
+  (void)guard;
+  if (STP_UNLIKELY(stp_par)) stp_par_unlock();
+}
+#define STP_API_GUARD() \
+  int _stp_api_guard __attribute__((cleanup(stp_api_leave), unused)) = stp_api_enter()
+
+/* The calling thread's implicit-handle state. */
+static inline stp_thread_t *stp_thread(void) { return STP_LIKELY(!stp_par) ? &stp.thr0 : stp_thread_slow(); }
 
 /* ------------------------------------------------------------------ */
 /* progress and waiting                                                */
@@ -158,6 +198,12 @@ void stp_wait_step_slow(unsigned *spins);
 static inline void stp_wait_step(unsigned *spins) {
   stp_poll();
   if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(spins);
+}
+/* The same, in the API layer's waits: between polls, a threaded client's
+ * other threads may enter. */
+static inline void stp_api_wait_step(unsigned *spins) {
+  stp_wait_step(spins);
+  if (STP_UNLIKELY(stp_par)) stp_par_yield();
 }
 
 static inline int stp_op_test(stp_op_t *op, int which) {

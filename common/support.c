@@ -5,12 +5,61 @@
 #include "stp_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 struct stp_globals stp;
+
+/* ------------------------------------------------------------------ */
+/* client threads (GASNET_PAR, GASNET_PARSYNC): the one library lock     */
+/* ------------------------------------------------------------------ */
+int stp_par;
+static pthread_mutex_t par_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int par_depth;            /* this thread's nesting (a handler's reply enters again) */
+static __thread stp_thread_t *par_thread; /* this thread's implicit-handle state */
+static atomic_int par_waiters;            /* threads blocked on the lock */
+
+void stp_par_lock(void) {
+  if (par_depth++) return;
+  if (pthread_mutex_trylock(&par_lock)) {
+    atomic_fetch_add_explicit(&par_waiters, 1, memory_order_relaxed);
+    pthread_mutex_lock(&par_lock);
+    atomic_fetch_sub_explicit(&par_waiters, 1, memory_order_relaxed);
+  }
+}
+
+void stp_par_unlock(void) {
+  if (--par_depth == 0) pthread_mutex_unlock(&par_lock);
+}
+
+/* Hand the lock over if a thread waits for it (a mutex does not queue: the
+ * thread that lets go must give up the CPU, or it takes the lock again
+ * before the waiter wakes).  Only where nothing of this thread's is half
+ * done: the API layer's waits, outside handlers. */
+void stp_par_yield(void) {
+  if (par_depth != 1 || !atomic_load_explicit(&par_waiters, memory_order_relaxed)) return;
+  pthread_mutex_unlock(&par_lock);
+  sched_yield();
+  pthread_mutex_lock(&par_lock);
+}
+
+stp_thread_t *stp_thread_slow(void) {
+  static atomic_int thr0_taken;
+  if (STP_UNLIKELY(!par_thread)) {
+    if (!atomic_exchange(&thr0_taken, 1)) { /* the first thread to ask: gasnet_init's */
+      par_thread = &stp.thr0;
+      return par_thread;
+    }
+    /* freed never: a thread's operations may outlive it */
+    if (!(par_thread = calloc(1, sizeof(*par_thread)))) stp_fatal("out of memory (per-thread state)");
+    stp_op_init(&par_thread->iop, STP_OP_IMPLICIT);
+  }
+  return par_thread;
+}
 
 /* ------------------------------------------------------------------ */
 /* errors                                                              */
@@ -131,7 +180,7 @@ void stp_op_wait(stp_op_t *op, int which) {
     stp.net_poll();
     if (stp_op_test(op, which)) return;
   }
-  while (!stp_op_test(op, which)) stp_wait_step(&spins);
+  while (!stp_op_test(op, which)) stp_api_wait_step(&spins);
 }
 
 /* ------------------------------------------------------------------ */

@@ -7,8 +7,8 @@
  * created this file); where a behaviour is implementation-defined, the
  * choice stageport makes is stated next to the declaration.
  *
- * Configuration: GASNET_SEQ only (GASNET_PAR and GASNET_PARSYNC are refused
- * at compile time), GASNET_SEGMENT_FAST, unaligned segments.
+ * Configuration: GASNET_SEQ, GASNET_PARSYNC or GASNET_PAR (as the client
+ * defines; one library), GASNET_SEGMENT_FAST, unaligned segments.
  *
  * Which network implementation runs underneath (the "stage") is chosen at
  * run time with STAGEPORT_STAGE; see stageport.h.
@@ -21,11 +21,38 @@
 #include <inttypes.h>
 #include <pthread.h>
 
-#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
-#error "stageport implements the GASNET_SEQ threading configuration only"
+/* A conduit directory on the include path (<prefix>/include/<stage>-conduit,
+ * as the <stage>-*.mak fragments put it there) names the stage a client
+ * built through it runs by default (STAGEPORT_CLIENT_STAGE) and the
+ * conduit macros. */
+#if defined(__has_include)
+#if __has_include(<stageport_conduit.h>)
+#include <stageport_conduit.h>
 #endif
-#ifndef GASNET_SEQ
+#endif
+
+/* The threading configuration: the client defines at most one of
+ * GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR (GASNET_SEQ when none).  One
+ * library serves all three: gasnet_init tells it which the client was
+ * compiled for. */
+#if defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR) > 1
+#error "define at most one of GASNET_SEQ, GASNET_PARSYNC and GASNET_PAR"
+#endif
+#if defined(GASNET_PAR)
+#undef GASNET_PAR
+#define GASNET_PAR 1
+#define _STP_THREADS 2
+#define _STP_THREADMODEL_STR "PAR"
+#elif defined(GASNET_PARSYNC)
+#undef GASNET_PARSYNC
+#define GASNET_PARSYNC 1
+#define _STP_THREADS 1
+#define _STP_THREADMODEL_STR "PARSYNC"
+#else
+#undef GASNET_SEQ
 #define GASNET_SEQ 1
+#define _STP_THREADS 0
+#define _STP_THREADMODEL_STR "SEQ"
 #endif
 
 #ifdef __cplusplus
@@ -48,7 +75,7 @@ extern "C" {
 #define GASNET_MAXNODES 65535
 
 #define GASNET_CONFIG_STRING \
-  "RELEASE=0.1.0,SPEC=1.8,CONDUIT=STAGEPORT,THREADMODEL=SEQ,SEGMENT=FAST,PTR=64bit"
+  "RELEASE=0.1.0,SPEC=1.8,CONDUIT=STAGEPORT,THREADMODEL=" _STP_THREADMODEL_STR ",SEGMENT=FAST,PTR=64bit"
 
 /* ------------------------------------------------------------------ */
 /* types                                                               */
@@ -120,8 +147,21 @@ extern const char *gasnet_ErrorDesc(int errval);
 /* job control and queries                                             */
 /* ------------------------------------------------------------------ */
 /* gasnet_init: MPI_Init unless the client already initialised MPI.
- * A second call returns GASNET_ERR_RESOURCE. */
+ * A second call returns GASNET_ERR_RESOURCE.  Under GASNET_PAR and
+ * GASNET_PARSYNC, MPI must give MPI_THREAD_SERIALIZED (stageport asks for
+ * it, and checks what a client that initialised MPI itself got).
+ * gasnet_init is a macro over stp_init_client, which also takes the
+ * client's threading configuration and the stage its conduit directory
+ * names (STAGEPORT_STAGE in the environment overrides that stage); the
+ * function gasnet_init is a GASNET_SEQ client's with no stage named. */
 extern int gasnet_init(int *argc, char ***argv);
+extern int stp_init_client(int *argc, char ***argv, int threads, const char *stage);
+#ifdef STAGEPORT_CLIENT_STAGE
+#define _STP_CLIENT_STAGE STAGEPORT_CLIENT_STAGE
+#else
+#define _STP_CLIENT_STAGE ((const char *)0)
+#endif
+#define gasnet_init(argc, argv) stp_init_client((argc), (argv), _STP_THREADS, _STP_CLIENT_STAGE)
 /* gasnet_attach: a second call is a fatal error (argument checks on) or
  * returns GASNET_ERR_RESOURCE (checks off).  A segsize that is not a
  * multiple of GASNET_PAGESIZE returns GASNET_ERR_BAD_ARG. */
@@ -424,8 +464,11 @@ extern int stp_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler,
 /* ------------------------------------------------------------------ */
 /* no-interrupt sections and handler-safe locks                        */
 /* ------------------------------------------------------------------ */
-/* stageport is purely polling-based: handlers run only inside GASNet calls on
- * the client thread, so no-interrupt sections are empty. */
+/* stageport is purely polling-based: handlers run only inside GASNet calls,
+ * on the thread that made the call (under GASNET_PAR: whichever client
+ * thread polls), never asynchronously, so no-interrupt sections are empty
+ * (the specification's "strictly polling-based" case).  HSLs are real
+ * locks (POSIX mutexes) in every configuration. */
 #define gasnet_hold_interrupts() ((void)0)
 #define gasnet_resume_interrupts() ((void)0)
 
@@ -505,8 +548,13 @@ extern int gasnet_barrier_wait(int id, int flags);
 extern int gasnet_barrier_try(int id, int flags);
 
 /* ------------------------------------------------------------------ */
-/* threading (GASNET_SEQ: thread information is a no-op)               */
+/* threading                                                           */
 /* ------------------------------------------------------------------ */
+/* GASNET_PAR: any client thread may call any function at any time (the
+ * barrier: one thread per node, as the specification says); implicit-
+ * handle operations and access regions belong to the thread that started
+ * them.  Thread information is not needed to find a thread's state, so
+ * these are no-ops in every configuration. */
 #define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
 #define GASNET_POST_THREADINFO(info) \
   static const char _stp_threadinfo_posted __attribute__((unused)) = 0

@@ -71,7 +71,7 @@ int PtlXBootstrap(const stp_boot_t *boot) {
 int PtlInit(int *max_interfaces) {
   if (!max_interfaces) return PTL_SEGV;
   if (!lib.inits && !lib.have_boot) {
-    if (stp_boot_mpi_open(NULL, NULL, "ptl: PtlInit", &lib.boot)) return PTL_FAIL;
+    if (stp_boot_mpi_open(NULL, NULL, "ptl: PtlInit", 0, &lib.boot)) return PTL_FAIL;
     lib.have_boot = lib.boot_ours = 1;
   }
   lib.inits++;

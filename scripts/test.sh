@@ -3,6 +3,8 @@
 #   bash scripts/test.sh              # install deps, build (-Werror), make check, then make check-faults
 #   bash scripts/test.sh --check-only # make check alone (about 10 minutes)
 #   bash scripts/test.sh --sanitize   # make check under AddressSanitizer + UBSan (build in _build-san)
+#   bash scripts/test.sh --tsan       # the multi-threaded test (tests/mt, GASNET_PAR) under ThreadSanitizer
+#                                     # on every stage (build in _build/tsan-build; also part of check-faults)
 # Environment filters are passed to the suites (see tests/run-suite.sh):
 #   STAGES="mpi"  NPS="2 3"  TESTS="conformance"
 # The last line is the total: "N passed, N failed".
@@ -21,8 +23,12 @@ case "${1:-}" in
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
     ;;
   --check-only) targets=(check) ;;
+  --tsan)
+    targets=(check-faults)
+    export TESTS="${TESTS:-tsan}"
+    ;;
   "") ;;
-  *) echo "usage: scripts/test.sh [--check-only | --sanitize]" >&2; exit 2 ;;
+  *) echo "usage: scripts/test.sh [--check-only | --sanitize | --tsan]" >&2; exit 2 ;;
 esac
 
 if ! bash "$top/scripts/setup.sh" || ! bash "$top/scripts/build.sh" "$build" "${opts[@]}"; then

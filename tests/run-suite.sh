@@ -19,7 +19,7 @@
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
 #   TESTS       any of: tree unit ptl conformance badinput exittest stress
-#               mpitraffic (default: all of these).
+#               mt mpitraffic (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
 #               TOP_SRCDIR and the libraries in TOP_BUILDDIR), the README's
@@ -32,6 +32,10 @@
 #               processes (2 4; make check-faults: 2 3 4 8), STRESS_OPS
 #               operations per node (5000; check-faults 20000), seed
 #               STRESS_SEED (12345), STRESS_TIMEOUT (180) seconds per job;
+#               mt: tests/mt, a GASNET_PAR client (MT_THREADS (4) threads
+#               putting, getting, sending AMs and polling at once, plus a
+#               polling thread; MT_ROUNDS (200) rounds; every byte and reply
+#               checked) at MT_NPS (2 3) processes;
 #               mpitraffic: the MPI calls, messages and bytes of a conformance
 #               run by phase (tests/pmpi_count.c, linked into
 #               conformance_pmpi), once per stage at 2 processes (portals
@@ -54,6 +58,10 @@
 #               between them; root only), a host's link cut mid-run;
 #               valgrind: memcheck over one conformance run at 2 processes: no
 #               invalid read or write, no definite leak, in the library's code;
+#               tsan (once): a --enable-sanitizers=thread build (TSAN_DIR)
+#               of tests/mt, run on every stage at 2 processes (ptl stages
+#               in both modes, ucx also over TCP): no ThreadSanitizer report
+#               (suppressions: tests/tsan.supp, inside MPI and UCX only);
 #               nochecks (once): a --disable-checks --enable-sanitizers build
 #               (NOCHECKS_DIR) where bad calls that would corrupt memory
 #               (payloads over the maximum, 17 arguments, library handler
@@ -83,15 +91,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress mpitraffic}
+TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress mt mpitraffic}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
+TSAN_DIR=${TSAN_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/tsan-build}
 SOAK_SECONDS=${SOAK_SECONDS:-60}
 STRESS_NPS=${STRESS_NPS:-2 4}
 STRESS_OPS=${STRESS_OPS:-5000}
 STRESS_SEED=${STRESS_SEED:-12345}
 STRESS_TIMEOUT=${STRESS_TIMEOUT:-180}
+MT_NPS=${MT_NPS:-2 3}
+MT_THREADS=${MT_THREADS:-4}
+MT_ROUNDS=${MT_ROUNDS:-200}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_CC=${FUZZ_CC:-clang}
 UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits}
@@ -549,6 +561,58 @@ run_stress() { # np
   fi
 }
 
+# ---------------------------------------------------------------- mt
+run_mt() { # np [bindir name]
+  local np=$1 bindir=${2:-$BINDIR} name=${3:-mt} oks log
+  log="$LOGDIR/$logtag/np$1-${name//[:\/]/-}.log"
+  run_job "$CONF_TIMEOUT" "$log" "$np" "$bindir/mt" --threads "$MT_THREADS" --rounds "$MT_ROUNDS"
+  skipped "$np" "$log" "$name" && return
+  oks=$(grep -c '^PASS mt: node' "$log")
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${CONF_TIMEOUT}s: hang" "$log" '^FAIL'
+  elif grep -q 'WARNING: ThreadSanitizer' "$log"; then
+    fail "$name" "$np" "a ThreadSanitizer report" "$log" 'ThreadSanitizer|^    #|^  [A-Z]'
+  elif [ "$RC" != 0 ] || grep -q '^FAIL' "$log"; then
+    fail "$name" "$np" "exit status $RC" "$log" '^FAIL|fatal'
+  elif [ "$oks" != "$np" ]; then
+    fail "$name" "$np" "$oks of $np nodes reported PASS" "$log"
+  else
+    pass "$name ($MT_THREADS threads + a polling thread, $MT_ROUNDS rounds)" "$np"
+  fi
+}
+
+# tests/mt under ThreadSanitizer, every stage (ptl's in both modes, ucx over
+# TCP too), from a build of its own.  UCX's memory hooks are off (they
+# intercept the madvise of a thread's exit, which TSan's runtime cannot
+# take); tests/tsan.supp lists what is suppressed, inside MPI and UCX only.
+run_tsan_all() {
+  local st cfg
+  mkdir -p "$LOGDIR/tsan"
+  stage_t0=$(date +%s.%N)
+  echo "# tsan: building $TSAN_DIR (--enable-sanitizers=thread)"
+  if ! bash "$TOP_SRCDIR/scripts/build.sh" "$TSAN_DIR" --enable-sanitizers=thread --enable-werror \
+      >"$LOGDIR/tsan/build.log" 2>&1 ||
+    ! make -C "$TSAN_DIR/tests" mt >>"$LOGDIR/tsan/build.log" 2>&1; then
+    echo "FAIL tsan build (see $LOGDIR/tsan/build.log)"
+    tail -n 20 "$LOGDIR/tsan/build.log" | sed 's/^/    | /'
+    nfail=$((nfail + 1))
+    return
+  fi
+  export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$SRCDIR/tsan.supp" UCX_MEM_MMAP_HOOK_MODE=none
+  for st in $STAGES; do
+    for cfg in default $(case $st in hybrid | portals) echo STAGEPORT_PTL_MODE=host ;; ucx) echo UCX_TLS=tcp,self ;; esac); do
+      stage=$st tag="tsan/$st"
+      variant_flags=(-x TSAN_OPTIONS -x UCX_MEM_MMAP_HOOK_MODE)
+      [ "$cfg" = default ] || { export "${cfg?}"; variant_flags+=(-x "${cfg%%=*}"); tag="$tag/${cfg#*=}"; }
+      logtag=${tag//[\/,=]/-}
+      mkdir -p "$LOGDIR/$logtag"
+      MT_ROUNDS=100 run_mt 2 "$TSAN_DIR/tests" "tsan:mt"
+      [ "$cfg" = default ] || unset "${cfg%%=*}"
+    done
+  done
+  unset TSAN_OPTIONS UCX_MEM_MMAP_HOOK_MODE
+}
+
 # ---------------------------------------------------------------- valgrind
 # memcheck on every rank of one conformance run; an error counts when a
 # frame of its stack is in the library's own code (Open MPI and UCX have
@@ -704,7 +768,7 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
 fi
 for t in $TESTS; do
   case $t in
-    tree | unit | ptl | inject | nochecks | fuzz | valgrind | emuhosts) continue ;;
+    tree | unit | ptl | inject | nochecks | tsan | fuzz | valgrind | emuhosts) continue ;;
     mpitraffic) bins="conformance_pmpi pmpi_selftest" ;;
     *) bins=$t ;;
   esac
@@ -749,6 +813,9 @@ if [[ " $TESTS " == *" unit "* ]]; then
 fi
 if [[ " $TESTS " == *" nochecks "* ]]; then
   run_nochecks_all
+fi
+if [[ " $TESTS " == *" tsan "* ]]; then
+  run_tsan_all
 fi
 if [[ " $TESTS " == *" fuzz "* ]]; then
   run_fuzz_all
@@ -846,8 +913,11 @@ for stage in $STAGES; do
       stress)
         for np in $STRESS_NPS; do run_stress "$np"; done
         ;;
+      mt)
+        for np in $MT_NPS; do run_mt "$np"; done
+        ;;
       valgrind) run_valgrind ;;
-      tree | unit | ptl | nochecks | fuzz | emuhosts) ;; # once per suite, above
+      tree | unit | ptl | nochecks | tsan | fuzz | emuhosts) ;; # once per suite, above
       mpitraffic) ;; # once per stage, below
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"

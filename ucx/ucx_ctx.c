@@ -41,7 +41,11 @@ static ucs_status_t worker_create(stp_ucx_t *u, int thread_multi, ucp_worker_h *
   ucs_status_t st;
   memset(&wparams, 0, sizeof(wparams));
   wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-  wparams.thread_mode = thread_multi ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+  /* several threads at once (a progress thread and the client): multi;
+   * a threaded client's threads in turn (the boot says so): serialized */
+  wparams.thread_mode = thread_multi     ? UCS_THREAD_MODE_MULTI
+                        : u->boot.threads ? UCS_THREAD_MODE_SERIALIZED
+                                          : UCS_THREAD_MODE_SINGLE;
   st = ucp_worker_create(u->context, &wparams, w);
   if (st != UCS_OK) stp_ucx_report(u, st, "creating a UCX worker");
   return st;
