@@ -369,12 +369,14 @@ int main(int argc, char **argv) {
     for (gasnet_node_t p = 0; p < nn; p++) tot_seen += all[2 * p], tot_sent += all[2 * p + 1];
     if (tot_seen != tot_sent) fail("requests handled on all nodes %ld, sent %ld", tot_seen, tot_sent);
   }
-  gasnet_barrier_notify(3, 0);
-  gasnet_barrier_wait(3, 0);
+  /* say so before the last barrier: once past it, a node's gasnet_exit
+   * may end this process */
   if (atomic_load(&fails) == 0)
     printf("PASS mt: node %u: %d threads%s x %d rounds, %ld AM requests answered\n", (unsigned)me, nthreads,
            poller ? " + a polling thread" : "", rounds, sent);
   fflush(stdout);
+  gasnet_barrier_notify(3, 0);
+  gasnet_barrier_wait(3, 0);
   gasnet_exit(atomic_load(&fails) ? 1 : 0);
   return 0;
 }
