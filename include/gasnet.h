@@ -38,17 +38,13 @@ extern "C" {
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
-#define GASNET_RELEASE_VERSION_MAJOR 0
-#define GASNET_RELEASE_VERSION_MINOR 1
-#define GASNET_RELEASE_VERSION_PATCH 0
+/* GASNET_RELEASE_VERSION_* and GASNET_CONFIG_STRING: configure's */
+#include "gasnet_config.h"
 
 #define GASNET_SEGMENT_FAST 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_PAGESIZE 4096
 #define GASNET_MAXNODES 65535
-
-#define GASNET_CONFIG_STRING \
-  "RELEASE=0.1.0,SPEC=1.8,CONDUIT=STAGEPORT,THREADMODEL=SEQ,SEGMENT=FAST,PTR=64bit"
 
 /* ------------------------------------------------------------------ */
 /* types                                                               */
