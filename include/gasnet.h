@@ -42,17 +42,14 @@
 #undef GASNET_PAR
 #define GASNET_PAR 1
 #define _STP_THREADS 2
-#define _STP_THREADMODEL_STR "PAR"
 #elif defined(GASNET_PARSYNC)
 #undef GASNET_PARSYNC
 #define GASNET_PARSYNC 1
 #define _STP_THREADS 1
-#define _STP_THREADMODEL_STR "PARSYNC"
 #else
 #undef GASNET_SEQ
 #define GASNET_SEQ 1
 #define _STP_THREADS 0
-#define _STP_THREADMODEL_STR "SEQ"
 #endif
 
 #ifdef __cplusplus
@@ -65,17 +62,13 @@ extern "C" {
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
-#define GASNET_RELEASE_VERSION_MAJOR 0
-#define GASNET_RELEASE_VERSION_MINOR 1
-#define GASNET_RELEASE_VERSION_PATCH 0
+/* GASNET_RELEASE_VERSION_* and GASNET_CONFIG_STRING: configure's */
+#include "gasnet_config.h"
 
 #define GASNET_SEGMENT_FAST 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_PAGESIZE 4096
 #define GASNET_MAXNODES 65535
-
-#define GASNET_CONFIG_STRING \
-  "RELEASE=0.1.0,SPEC=1.8,CONDUIT=STAGEPORT,THREADMODEL=" _STP_THREADMODEL_STR ",SEGMENT=FAST,PTR=64bit"
 
 /* ------------------------------------------------------------------ */
 /* types                                                               */

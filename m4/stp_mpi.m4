@@ -28,4 +28,13 @@ AC_DEFUN([STP_CHECK_MPI], [
   AS_IF([test -z "$MPIRUN"], [AC_MSG_WARN([no mpirun found: make check and the bench will not run])])
   stp_mpi_summary=`$MPICC --showme:version 2>/dev/null | head -n 1`
   AS_IF([test -z "$stp_mpi_summary"], [stp_mpi_summary="MPI-3 via $MPICC"])
+  dnl For clients: the C++ wrapper (GASNET_CXX of the conduit fragments) and
+  dnl the MPI libraries a static link of libstageport.a needs (stageport.pc's
+  dnl Libs.private; Open MPI's wrapper says, others leave it to the wrapper).
+  AC_ARG_VAR([MPICXX], [MPI C++ compiler wrapper (GASNET_CXX in the installed conduit fragments)])
+  AS_IF([test -z "$MPICXX"], [AC_PATH_PROGS([MPICXX], [mpicxx mpic++ mpiCC], [], [$stp_mpi_path])])
+  STP_CLIENT_CXX=${MPICXX:-c++}
+  AC_SUBST([STP_CLIENT_CXX])
+  STP_MPI_LIBS=`$MPICC --showme:link 2>/dev/null`
+  AC_SUBST([STP_MPI_LIBS])
 ])

@@ -8,8 +8,8 @@
 #    directories) is a row of the README table;
 # 2. every row is read by the library (UCX's own variables excepted);
 # 3. every STAGEPORT_* name mentioned anywhere in the tree (help texts,
-#    scripts, documents) is a row, or one of the headers' macros (stageport.h;
-#    STAGEPORT_CLIENT_STAGE: a conduit directory's, read by gasnet.h).
+#    scripts, documents) is a row, or a macro of stageport.h or of the
+#    conduit headers (client/).
 # Prints each disagreement and ends with "env: N disagreements".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +39,7 @@ for v in $table; do
 done
 
 # every mention of a STAGEPORT_ name
-macros="STAGEPORT_VERSION STAGEPORT_H STAGEPORT_CLIENT_STAGE"
+macros="STAGEPORT_VERSION STAGEPORT_H STAGEPORT_CLIENT_STAGE STAGEPORT_CONDUIT_H STAGEPORT_GASNET_CORE_H"
 mentions=$(git ls-files 2>/dev/null | grep -E '\.(c|h|in|py|sh|md|am|ac|txt)$|^\.ci/' |
   xargs grep -ohE '\bSTAGEPORT_[A-Z0-9_]*[A-Z0-9]\b' 2>/dev/null | sort -u)
 for v in $mentions; do

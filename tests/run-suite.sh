@@ -19,7 +19,7 @@
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
 #   TESTS       any of: tree unit ptl conformance badinput exittest stress
-#               mt mpitraffic (default: all of these).
+#               mt mpitraffic clientcompat (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
 #               TOP_SRCDIR and the libraries in TOP_BUILDDIR), the README's
@@ -42,7 +42,14 @@
 #               and ucx: 2 and 4); the mpi stage's run phase must show
 #               messages, the portals and ucx stages' no MPI communication
 #               call;
-#               a table stage x phase follows the stages' jobs
+#               a table stage x phase follows the stages' jobs;
+#               clientcompat: a GASNet client (tests/clientcompat/) built
+#               and run the way GASNet clients are, against stageport
+#               installed (make install DESTDIR=, once): per stage, per
+#               threading mode in CLIENT_MODES (seq par), built through
+#               the conduit's makefile fragment, run with gasnetrun_<stage>
+#               and with plain mpirun and no STAGEPORT_STAGE (the stage the
+#               fragment chose must run); once, built with pkg-config
 #               The fault kinds (make check-faults runs them; not in the
 #               default list):
 #               inject: failures injected into MPI and UCX calls (FAULTLIB,
@@ -84,6 +91,12 @@
 #               without running, so a library that hangs everywhere cannot
 #               keep the suite busy for long
 #   LOGDIR      where job outputs are kept (default: BINDIR/suite-logs)
+#   MAKE        make, for clientcompat (its install and client builds)
+#   CLIENT_PREFIX, CLIENT_LIBDIR  (clientcompat) the configured prefix and
+#               libdir: the staged installation is LOGDIR/clientcompat/root
+#               followed by them
+#   CLIENT_MODES, CLIENT_TIMEOUT  (clientcompat) threading modes (seq par),
+#               seconds per job (30)
 #   MPIRUN_FLAGS extra launcher flags
 set -u
 
@@ -91,7 +104,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress mt mpitraffic}
+TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress mt mpitraffic clientcompat}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
@@ -118,6 +131,11 @@ BAD_TIMEOUT=${BAD_TIMEOUT:-20}
 EXIT_TIMEOUT=${EXIT_TIMEOUT:-20}
 LOGDIR=${LOGDIR:-$BINDIR/suite-logs}
 STAGE_BUDGET=${STAGE_BUDGET:-420}
+MAKE=${MAKE:-make}
+CLIENT_PREFIX=${CLIENT_PREFIX:-}
+CLIENT_LIBDIR=${CLIENT_LIBDIR:-${CLIENT_PREFIX:+$CLIENT_PREFIX/lib}}
+CLIENT_MODES=${CLIENT_MODES:-seq par}
+CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-30}
 VARIANTS=${VARIANTS:-}
 VARIANT_FILE=${VARIANT_FILE:-$here/variants.txt}
 EXIT_BOUND=5    # a job ends within 5 s of gasnet_exit
@@ -484,7 +502,8 @@ run_nochecks_all() {
   mkdir -p "$LOGDIR/nochecks"
   stage_t0=$(date +%s.%N)
   echo "# nochecks: building $NOCHECKS_DIR (--disable-checks --enable-sanitizers)"
-  if ! bash "$TOP_SRCDIR/scripts/build.sh" "$NOCHECKS_DIR" --disable-checks --enable-sanitizers --enable-werror \
+  # (--disable-shared: badinput links the archive anyway; half the compiling)
+  if ! bash "$TOP_SRCDIR/scripts/build.sh" "$NOCHECKS_DIR" --disable-checks --enable-sanitizers --enable-werror --disable-shared \
       >"$LOGDIR/nochecks/build.log" 2>&1 ||
     ! make -C "$NOCHECKS_DIR/tests" badinput >>"$LOGDIR/nochecks/build.log" 2>&1; then
     echo "FAIL nochecks build (see $LOGDIR/nochecks/build.log)"
@@ -760,6 +779,179 @@ run_exittest() { # mode np
   fi
 }
 
+# ---------------------------------------------------------------- clientcompat
+# A GASNet client (tests/clientcompat/: client.c and the plain Makefile a
+# GASNet client would have) against stageport as installed.  Once: `make
+# install DESTDIR=CC_ROOT` of the build tree, so the layout is the one a
+# real `make install` makes, under CC_ROOT; the files a client needs are
+# checked there, and gasnetrun's command line (-t).  Then, per stage, per
+# threading mode: the client built by its Makefile with GASNET_PREFIX (on
+# make's command line: the fragments follow it) naming the staged prefix
+# and CONDUIT=<stage> THREADS=<mode> (the mpi stage is include/mpi-conduit,
+# GASNet's own name; MANUAL_CFLAGS, the fragments' hook, adds -Wall
+# -Wextra -Werror: the headers must not warn in a client); run by the staged gasnetrun_<stage> -n 2 (the
+# stage must be <stage>, both nodes' checks pass); run again by plain
+# mpirun with STAGEPORT_STAGE unset: the stage the conduit directory chose
+# must run.  The libraries are found through the run path the fragment
+# linked in (no LD_LIBRARY_PATH).  SKIP lines (counted neither way), only
+# while the installed gasnet.h still has its SEQ-only #error (before the
+# GASNET_PAR work): the PAR build it refuses, and the second run when
+# gasnet.h does not bring the conduit's stageport_conduit.h.  Once at
+# the end: `cc client.c $(pkg-config --cflags --libs stageport)` (the staged
+# stageport.pc, its prefix redefined) links against libstageport.so and
+# runs.
+cc_pass() { # name
+  echo "PASS clientcompat $1 [${ELAPSED}s]"
+  npass=$((npass + 1))
+}
+cc_fail() { # name reason log
+  echo "FAIL clientcompat $1 ($2) [${ELAPSED}s]"
+  nfail=$((nfail + 1))
+  [ -f "$3" ] && tail -n 20 "$3" | sed 's/^/    | /' && echo "    (full output: $3)"
+}
+cc_time() { # t0
+  ELAPSED=$(fsub "$1" "$(date +%s.%N)")
+}
+# cc_verdict NAME LOG STAGE MODE CLIENT_STAGE: the run just made (RC)
+# passed: both nodes report stage STAGE, threading MODE, the spec's
+# release, and "ok"; CLIENT_STAGE non-empty: both report it as the stage
+# their conduit directory selected
+cc_verdict() {
+  local name=$1 log=$2 st=$3 mode=$4 cst=$5 lines
+  lines=$(grep -c "^# clientcompat: node [0-9]* stage=$st client_stage=${cst:-[^ ]*} .*threads=$mode release=1\.8\.0$" "$log")
+  if [ "$RC" = 124 ] || [ "$RC" = 137 ]; then
+    cc_fail "$name" "timeout after ${CLIENT_TIMEOUT}s" "$log"
+  elif grep -q '^FAIL ' "$log" || [ "$RC" != 0 ]; then
+    cc_fail "$name" "exit status $RC" "$log"
+  elif [ "$lines" != 2 ]; then
+    cc_fail "$name" "expected 2 nodes reporting stage=$st${cst:+ client_stage=$cst} threads=$mode release=1.8.0, $lines did" "$log"
+  elif [ "$(grep -c '^node [0-9]* ok$' "$log")" != 2 ]; then
+    cc_fail "$name" "not every node reported ok" "$log"
+  else
+    cc_pass "$name"
+  fi
+}
+run_clientcompat_all() {
+  local dir="$LOGDIR/clientcompat" root pfx libdir log t0 st mode uc name bdir f missing="" ncpu cst flags seqonly=0
+  local -a ompi_flags=()
+  mkdir -p "$dir"
+  root="$dir/root"
+  pfx="$root$CLIENT_PREFIX" libdir="$root$CLIENT_LIBDIR"
+  if "$MPIRUN" --version 2>&1 | grep -qi 'open mpi\|openrte'; then ompi_flags=(--oversubscribe --bind-to none); fi
+
+  # the installation, staged
+  log="$dir/install.log" t0=$(date +%s.%N)
+  if [ -z "$TOP_BUILDDIR" ] || [ -z "$CLIENT_PREFIX" ]; then
+    cc_time "$t0"
+    cc_fail install "no TOP_BUILDDIR or CLIENT_PREFIX: run it from make check" /dev/null
+    return
+  fi
+  rm -rf "$root"
+  timeout -k 5 300 $MAKE -C "$TOP_BUILDDIR" install DESTDIR="$root" >"$log" 2>&1 </dev/null
+  RC=$?
+  cc_time "$t0"
+  if [ "$RC" != 0 ]; then cc_fail install "make install DESTDIR=... exit status $RC" "$log"; return; fi
+  for f in include/gasnet.h include/gasnet_config.h include/stageport.h include/mpi-conduit/mpi-par.mak; do
+    [ -f "$pfx/$f" ] || missing="$missing $f"
+  done
+  for f in libstageport.so libstageport.a pkgconfig/stageport.pc; do [ -e "$libdir/$f" ] || missing="$missing lib/$f"; done
+  for st in $STAGES; do
+    for f in stageport_conduit.h gasnet_core.h $st-seq.mak $st-par.mak $st-parsync.mak; do
+      [ -f "$pfx/include/$st-conduit/$f" ] || missing="$missing include/$st-conduit/$f"
+    done
+    [ -x "$pfx/bin/gasnetrun_$st" ] || missing="$missing bin/gasnetrun_$st"
+  done
+  if [ -n "$missing" ]; then cc_fail install "missing from the installation:$missing" "$log"; return; fi
+  cc_pass "install (the layout under $pfx)"
+  grep -q 'implements the GASNET_SEQ threading configuration only' "$pfx/include/gasnet.h" && seqonly=1
+
+  # gasnetrun's command line: the stage, the variables passed, oversubscription
+  log="$dir/gasnetrun-t.log" t0=$(date +%s.%N)
+  ncpu=$(nproc 2>/dev/null || echo 1)
+  env -u STAGEPORT_STAGE GASNET_CC_TEST=1 "$pfx/bin/gasnetrun_mpi" -t -n $((ncpu + 1)) -E STP_TEST_GETENV,NOT_SET_HERE -- /bin/true a >"$log" 2>&1 </dev/null
+  RC=$?
+  cc_time "$t0"
+  if [ "$RC" != 0 ] || ! grep -q "mpirun.* -np $((ncpu + 1)) /bin/true a\$" "$log" ||
+    { [ ${#ompi_flags[@]} -gt 0 ] && ! grep -q -- "--oversubscribe.*-x GASNET_CC_TEST.*-x STAGEPORT_STAGE.*-x STP_TEST_GETENV" "$log"; }; then
+    cc_fail "gasnetrun -t" "not the expected mpirun command line" "$log"
+  else
+    cc_pass "gasnetrun -t"
+  fi
+
+  for st in $STAGES; do
+    stage=$st tag=$st
+    stage_t0=$(date +%s.%N)
+    for mode in $CLIENT_MODES; do
+      name="stage=$st $mode"
+      bdir="$dir/$st-$mode" log="$dir/$st-$mode-build.log" t0=$(date +%s.%N)
+      rm -rf "$bdir" && mkdir -p "$bdir"
+      timeout -k 5 120 $MAKE -C "$bdir" -f "$SRCDIR/clientcompat/Makefile" SRCDIR="$SRCDIR/clientcompat" \
+        GASNET_PREFIX="$pfx" CONDUIT="$st" THREADS="$mode" MANUAL_CFLAGS="-Wall -Wextra -Werror" >"$log" 2>&1 </dev/null
+      RC=$?
+      cc_time "$t0"
+      if [ "$RC" != 0 ]; then
+        if [ "$seqonly" = 1 ] && [ "$mode" != seq ] && grep -q 'implements the GASNET_SEQ threading configuration only' "$log"; then
+          echo "SKIP clientcompat $name (gasnet.h refuses GASNET_$(echo "$mode" | tr a-z A-Z) yet; see $log)"
+        else
+          cc_fail "$name build" "make exit status $RC" "$log"
+        fi
+        continue
+      fi
+      uc=$(echo "$mode" | tr a-z A-Z)
+      log="$dir/$st-$mode-gasnetrun.log" t0=$(date +%s.%N)
+      env -u STAGEPORT_STAGE timeout -k 5 "$CLIENT_TIMEOUT" "$pfx/bin/gasnetrun_$st" -n 2 "$bdir/client" >"$log" 2>&1 </dev/null
+      RC=$?
+      cc_time "$t0"
+      cc_verdict "$name gasnetrun_$st" "$log" "$st" "$uc" ""
+      log="$dir/$st-$mode-built.log" t0=$(date +%s.%N)
+      env -u STAGEPORT_STAGE timeout -k 5 "$CLIENT_TIMEOUT" "$MPIRUN" "${ompi_flags[@]}" -np 2 "$bdir/client" >"$log" 2>&1 </dev/null
+      RC=$?
+      cc_time "$t0"
+      cst=$(sed -n 's/^# clientcompat: node 0 .*client_stage=\([^ ]*\) .*/\1/p' "$log" | head -n 1)
+      if [ "$seqonly" = 1 ] && [ "$RC" = 0 ] && [ "$cst" = none ]; then
+        echo "SKIP clientcompat $name mpirun (no STAGEPORT_STAGE) (gasnet.h does not bring $st-conduit/stageport_conduit.h yet: the stage the fragment chose cannot reach the library)"
+      else
+        cc_verdict "$name mpirun (no STAGEPORT_STAGE)" "$log" "$st" "$uc" "$st"
+      fi
+    done
+  done
+
+  # pkg-config, plain cc, the shared library
+  stage=mpi tag=mpi
+  bdir="$dir/pkgconfig" log="$dir/pkgconfig.log" t0=$(date +%s.%N)
+  rm -rf "$bdir" && mkdir -p "$bdir"
+  {
+    flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --define-variable=prefix="$pfx" --cflags --libs stageport) &&
+      echo "pkg-config: $flags" &&
+      # shellcheck disable=SC2086
+      cc -Wall -Wextra -Werror -o "$bdir/client" "$SRCDIR/clientcompat/client.c" $flags -Wl,-rpath,"$libdir" &&
+      ldd "$bdir/client" | grep libstageport &&
+      env -u STAGEPORT_STAGE timeout -k 5 "$CLIENT_TIMEOUT" "$pfx/bin/gasnetrun_mpi" -n 2 "$bdir/client"
+  } >"$log" 2>&1 </dev/null
+  RC=$?
+  cc_time "$t0"
+  if [ "$RC" = 0 ] && ! grep -q "libstageport.so.* => $libdir/libstageport.so" "$log"; then
+    cc_fail "pkg-config" "not linked against the staged libstageport.so" "$log"
+  else
+    cc_verdict "pkg-config (cc, libstageport.so)" "$log" mpi SEQ ""
+  fi
+  # and libstageport.a with --static's Libs.private (an installation
+  # without the shared library)
+  log="$dir/pkgconfig-static.log" t0=$(date +%s.%N)
+  {
+    flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --define-variable=prefix="$pfx" --static --cflags --libs stageport) &&
+      echo "pkg-config --static: $flags" &&
+      # shellcheck disable=SC2086
+      cc -Wall -Wextra -Werror -o "$bdir/client-static" "$SRCDIR/clientcompat/client.c" \
+        "$libdir/libstageport.a" $(echo " $flags " | sed 's/ -lstageport / /') &&
+      { ! ldd "$bdir/client-static" | grep libstageport; } &&
+      env -u STAGEPORT_STAGE timeout -k 5 "$CLIENT_TIMEOUT" "$pfx/bin/gasnetrun_mpi" -n 2 "$bdir/client-static"
+  } >"$log" 2>&1 </dev/null
+  RC=$?
+  cc_time "$t0"
+  cc_verdict "pkg-config --static (cc, libstageport.a)" "$log" mpi SEQ ""
+}
+
 # ---------------------------------------------------------------- main
 if ! command -v "$MPIRUN" >/dev/null 2>&1; then
   echo "FAIL: no MPI launcher ($MPIRUN); configure with MPIRUN=..."
@@ -768,7 +960,7 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
 fi
 for t in $TESTS; do
   case $t in
-    tree | unit | ptl | inject | nochecks | tsan | fuzz | valgrind | emuhosts) continue ;;
+    tree | unit | ptl | inject | nochecks | tsan | fuzz | valgrind | emuhosts | clientcompat) continue ;;
     mpitraffic) bins="conformance_pmpi pmpi_selftest" ;;
     *) bins=$t ;;
   esac
@@ -918,7 +1110,7 @@ for stage in $STAGES; do
         ;;
       valgrind) run_valgrind ;;
       tree | unit | ptl | nochecks | tsan | fuzz | emuhosts) ;; # once per suite, above
-      mpitraffic) ;; # once per stage, below
+      mpitraffic | clientcompat) ;; # once per stage, below
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
         nfail=$((nfail + 1))
@@ -946,6 +1138,10 @@ if [[ " $TESTS " == *" mpitraffic "* ]]; then
     printf '# %-16s %2s  %-8s %10s %10s %10s %12s\n' stage np phase calls comm_calls msgs bytes
     sed 's/^/# /' "$LOGDIR/mpitraffic-table.txt"
   fi
+fi
+
+if [[ " $TESTS " == *" clientcompat "* ]]; then
+  run_clientcompat_all
 fi
 
 if [ "$EXIT_TABLE" = 1 ] && [ -f "$LOGDIR/exit-table.md" ]; then
