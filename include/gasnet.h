@@ -134,6 +134,12 @@ extern void gasnet_exit(int exitcode)
     __attribute__((noreturn))
 #endif
     ;
+/* Valid from gasnet_init on (before gasnet_attach too, as in GASNet-1
+ * releases): gasnet_mynode, gasnet_nodes, gasnet_getMaxLocalSegmentSize,
+ * gasnet_getMaxGlobalSegmentSize, gasnet_getNodeInfo, gasnet_getenv, the
+ * AM size limits, gasnet_set_waitmode, gasnet_exit.  gasnet_getSegmentInfo,
+ * AMs, transfers and barriers need gasnet_attach (a fatal error before it,
+ * argument checks on). */
 extern gasnet_node_t gasnet_mynode(void);
 extern gasnet_node_t gasnet_nodes(void);
 extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
