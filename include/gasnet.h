@@ -51,6 +51,78 @@ extern "C" {
   "RELEASE=0.1.0,SPEC=1.8,CONDUIT=STAGEPORT,THREADMODEL=SEQ,SEGMENT=FAST,PTR=64bit"
 
 /* ------------------------------------------------------------------ */
+/* GASNet-1 extras: conduit identification, configuration macros       */
+/* ------------------------------------------------------------------ */
+/* Not in spec 1.8; named and shaped as GASNet 1.x releases define them.
+ *
+ * Identification: bare tokens (GASNET_CONDUIT_NAME, GASNET_CORE_NAME,
+ * GASNET_EXTENDED_NAME, and versions written MAJOR.MINOR, meant for
+ * stringizing, not for #if) and the same as strings (the _STR names).  A
+ * per-stage conduit header (stageport_conduit.h, included before this block
+ * when a stage's conduit directory is on the include path) may define any of
+ * them first -- GASNET_CONDUIT_NAME and GASNET_CONDUIT_<NAME> at least --
+ * so every definition here is a default.  Without one the conduit is
+ * STAGEPORT (GASNET_CONDUIT_STAGEPORT is 1): the stage runs what
+ * STAGEPORT_STAGE names at run time, so no header can name its Core or
+ * Extended API; both default to the conduit's name, and every version to
+ * stageport's release MAJOR.MINOR.  (STAGEPORT is also stageport.h's
+ * macro, 1: where stageport.h is included, the bare token expands to 1 when
+ * stringized or pasted, so the _STR names are literals, right either way;
+ * use them.)
+ *
+ * Segment configuration (the defines above): GASNET_SEGMENT_FAST is 1;
+ * GASNET_SEGMENT_LARGE and GASNET_SEGMENT_EVERYTHING are never defined
+ * (test them with #ifdef or #if).  Every segment's base address and size
+ * are multiples of GASNET_PAGESIZE (gasnet_attach checks the base each
+ * stage's network hands out); GASNET_ALIGNED_SEGMENTS is 0 because the
+ * segments are separate mappings whose addresses differ between nodes.
+ *
+ * GASNET_NULL_ARGV_OK: gasnet_init(NULL, NULL) is supported (MPI accepts it). */
+#define STP_STRINGIFY_(x) #x
+#define STP_STRINGIFY(x) STP_STRINGIFY_(x)
+#ifndef GASNET_CONDUIT_NAME
+#define GASNET_CONDUIT_NAME STAGEPORT
+#define GASNET_CONDUIT_STAGEPORT 1
+#define GASNET_CONDUIT_NAME_STR "STAGEPORT"
+#endif
+#ifndef GASNET_CONDUIT_NAME_STR
+#define GASNET_CONDUIT_NAME_STR STP_STRINGIFY(GASNET_CONDUIT_NAME)
+#endif
+#ifndef GASNET_CORE_NAME
+#define GASNET_CORE_NAME GASNET_CONDUIT_NAME
+#ifndef GASNET_CORE_NAME_STR
+#define GASNET_CORE_NAME_STR GASNET_CONDUIT_NAME_STR
+#endif
+#endif
+#ifndef GASNET_CORE_NAME_STR
+#define GASNET_CORE_NAME_STR STP_STRINGIFY(GASNET_CORE_NAME)
+#endif
+#ifndef GASNET_CORE_VERSION
+#define GASNET_CORE_VERSION GASNET_RELEASE_VERSION_MAJOR.GASNET_RELEASE_VERSION_MINOR
+#endif
+#ifndef GASNET_CORE_VERSION_STR
+#define GASNET_CORE_VERSION_STR STP_STRINGIFY(GASNET_CORE_VERSION)
+#endif
+#ifndef GASNET_EXTENDED_NAME
+#define GASNET_EXTENDED_NAME GASNET_CONDUIT_NAME
+#ifndef GASNET_EXTENDED_NAME_STR
+#define GASNET_EXTENDED_NAME_STR GASNET_CONDUIT_NAME_STR
+#endif
+#endif
+#ifndef GASNET_EXTENDED_NAME_STR
+#define GASNET_EXTENDED_NAME_STR STP_STRINGIFY(GASNET_EXTENDED_NAME)
+#endif
+#ifndef GASNET_EXTENDED_VERSION
+#define GASNET_EXTENDED_VERSION GASNET_RELEASE_VERSION_MAJOR.GASNET_RELEASE_VERSION_MINOR
+#endif
+#ifndef GASNET_EXTENDED_VERSION_STR
+#define GASNET_EXTENDED_VERSION_STR STP_STRINGIFY(GASNET_EXTENDED_VERSION)
+#endif
+#ifndef GASNET_NULL_ARGV_OK
+#define GASNET_NULL_ARGV_OK 1
+#endif
+
+/* ------------------------------------------------------------------ */
 /* types                                                               */
 /* ------------------------------------------------------------------ */
 typedef uint32_t gasnet_node_t;
