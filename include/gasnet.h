@@ -578,9 +578,40 @@ extern gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t 
 /* ------------------------------------------------------------------ */
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH 2
+/* flags: 0 or a combination of ANONYMOUS, MISMATCH and UNNAMED (below);
+ * other bits are a fatal error (argument checks on) */
 extern void gasnet_barrier_notify(int id, int flags);
 extern int gasnet_barrier_wait(int id, int flags);
 extern int gasnet_barrier_try(int id, int flags);
+
+/* GASNet-1 release extras (not in spec 1.8), as GASNet 1.x defines them.
+ *
+ * GASNET_BARRIERFLAG_UNNAMED: an anonymous barrier (the flag includes
+ * GASNET_BARRIERFLAG_ANONYMOUS) whose caller promises that every node
+ * passes UNNAMED in this phase, so that an implementation need not match
+ * names at all.  Matching is exactly ANONYMOUS's: it never mismatches by
+ * itself, a named node's id becomes the phase's value, a node passing
+ * GASNET_BARRIERFLAG_MISMATCH still makes every node's wait return
+ * GASNET_ERR_BARRIER_MISMATCH, and wait's flags must equal notify's
+ * (3.5.2: UNNAMED notify, ANONYMOUS wait is a mismatch on that node).  A
+ * phase that mixes UNNAMED with other flags breaks the promise: GASNet does
+ * not define the outcome (its conduits with a hardware barrier for UNNAMED
+ * would not match it with the others); stageport treats it as anonymous.
+ *
+ * gasnet_barrier(id, flags): gasnet_barrier_notify(id, flags) then
+ * gasnet_barrier_wait(id, flags), its result; a fatal error between a
+ * notify and its wait.
+ *
+ * gasnet_barrier_result(&id): the outcome of the last completed barrier
+ * (completed by its wait, or by a try that did not return NOT_READY):
+ * non-zero if every node's notify was
+ * anonymous (ANONYMOUS or UNNAMED), else 0 with *id set to the phase's
+ * value, the named nodes' id (after a mismatched phase: 0, *id
+ * unspecified).  Before the first barrier it reports the attach barrier,
+ * anonymous.  A fatal error between a notify and its wait. */
+#define GASNET_BARRIERFLAG_UNNAMED (GASNET_BARRIERFLAG_ANONYMOUS | 8)
+extern int gasnet_barrier(int id, int flags);
+extern int gasnet_barrier_result(int *id);
 
 /* ------------------------------------------------------------------ */
 /* threading (GASNET_SEQ: thread information is a no-op)               */
