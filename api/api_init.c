@@ -324,6 +324,12 @@ static int attach_segment(uintptr_t segsize, gasnet_seginfo_t *mine) {
     mine->addr = p;
     mine->size = segsize;
   }
+  /* spec 2.1.2: a GASNET_PAGESIZE-aligned base (the size is a multiple already) */
+  if (mine->addr && (uintptr_t)mine->addr % GASNET_PAGESIZE) {
+    fprintf(stderr, "stageport: node %u: gasnet_attach: the %s segment at %p is not GASNET_PAGESIZE (%d) aligned\n",
+            (unsigned)stp.mynode, stp.net && stp.net->segment ? "network's" : "mapped", mine->addr, GASNET_PAGESIZE);
+    return GASNET_ERR_RESOURCE;
+  }
   return rc;
 }
 
@@ -473,8 +479,9 @@ int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries) {
   return GASNET_OK;
 }
 
+/* As in GASNet-1 releases, valid from gasnet_init on (the table is made there). */
 int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries) {
-  STP_CHECK_ATTACHED("gasnet_getNodeInfo");
+  STP_CHECK_INITED("gasnet_getNodeInfo");
   if (numentries < 0 || (numentries > 0 && !nodeinfo_table)) return GASNET_ERR_BAD_ARG;
   for (int i = 0; i < numentries && (gasnet_node_t)i < stp.nodes; i++) nodeinfo_table[i] = stp.nodeinfo[i];
   return GASNET_OK;

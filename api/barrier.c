@@ -10,11 +10,16 @@
  * still relays for the others.  Messages of the next barrier can arrive
  * before this one is done (a node can be at most one barrier ahead), hence
  * two sets of slots selected by the phase's parity.
+ *
+ * GASNET_BARRIERFLAG_UNNAMED includes the ANONYMOUS bit and is carried as
+ * an anonymous value (GASNet's reference semantics, gasnet.h).  The value a
+ * completed barrier agreed on is kept for gasnet_barrier_result.
  */
 #include "api.h"
 
 #define STP_BARRIER_MAXROUNDS 32
 enum { V_ANON = 1, V_MISMATCH = 2 };
+#define CLIENT_FLAGS (GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_MISMATCH | GASNET_BARRIERFLAG_UNNAMED)
 
 typedef struct {
   uint8_t flags; /* V_ANON | V_MISMATCH */
@@ -33,8 +38,9 @@ static struct {
   int round, nrounds, sent;
   int my_flags, my_id;
   bval_t acc;
+  bval_t last;       /* the value the last completed barrier agreed on */
   bslot_t slot[2][STP_BARRIER_MAXROUNDS];
-} b;
+} b = {.last = {V_ANON, 0}}; /* before any: the attach barrier, anonymous */
 
 static inline void merge(bval_t *acc, const bval_t *in) {
   uint8_t mism = (uint8_t)((acc->flags | in->flags) & V_MISMATCH);
@@ -95,10 +101,21 @@ void stp_barrier_progress(void) {
   stp.barrier_active = 0;
 }
 
+static void check_flags(const char *fn, int flags) {
+#if STP_CHECKS
+  if (STP_UNLIKELY(flags & ~CLIENT_FLAGS))
+    stp_fatal("%s: flags 0x%x: not a combination of GASNET_BARRIERFLAG_ANONYMOUS, _MISMATCH and _UNNAMED", fn,
+              (unsigned)flags);
+#else
+  (void)fn, (void)flags;
+#endif
+}
+
 void gasnet_barrier_notify(int id, int flags) {
   STP_API_GUARD();
   STP_CHECK_ATTACHED("gasnet_barrier_notify");
   STP_CHECK_NOT_IN_HANDLER("gasnet_barrier_notify");
+  check_flags("gasnet_barrier_notify", flags);
   if (b.notified) stp_fatal("gasnet_barrier_notify: called twice without an intervening gasnet_barrier_wait");
   if (!b.nrounds)
     while ((1ull << b.nrounds) < stp.nodes) b.nrounds++;
@@ -121,19 +138,21 @@ static int finish(int id, int flags) {
                  (!(flags & (GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_MISMATCH)) && id != b.my_id);
   b.notified = 0;
   b.phase++;
+  b.last = b.acc;
   return mismatch ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
 }
 
-static void check_notified(const char *fn) {
+static void check_notified(const char *fn, int flags) {
   STP_CHECK_ATTACHED(fn);
   STP_CHECK_NOT_IN_HANDLER(fn);
+  check_flags(fn, flags);
   if (!b.notified) stp_fatal("%s: no preceding gasnet_barrier_notify", fn);
 }
 
 int gasnet_barrier_wait(int id, int flags) {
   STP_API_GUARD();
   unsigned spins = 0;
-  check_notified("gasnet_barrier_wait");
+  check_notified("gasnet_barrier_wait", flags);
   stp_barrier_progress();
   while (!b.done) stp_api_wait_step(&spins);
   return finish(id, flags);
@@ -141,9 +160,27 @@ int gasnet_barrier_wait(int id, int flags) {
 
 int gasnet_barrier_try(int id, int flags) {
   STP_API_GUARD();
-  check_notified("gasnet_barrier_try");
+  check_notified("gasnet_barrier_try", flags);
   stp_poll();
   if (!b.done) stp_barrier_progress();
   if (!b.done) return GASNET_ERR_NOT_READY;
   return finish(id, flags);
+}
+
+int gasnet_barrier(int id, int flags) {
+  STP_API_GUARD();
+  STP_CHECK_ATTACHED("gasnet_barrier");
+  STP_CHECK_NOT_IN_HANDLER("gasnet_barrier");
+  if (b.notified) stp_fatal("gasnet_barrier: called between gasnet_barrier_notify and gasnet_barrier_wait");
+  gasnet_barrier_notify(id, flags);
+  return gasnet_barrier_wait(id, flags);
+}
+
+int gasnet_barrier_result(int *id) {
+  STP_API_GUARD();
+  STP_CHECK_ATTACHED("gasnet_barrier_result");
+  STP_CHECK_LOCAL("gasnet_barrier_result", "id pointer", id, 1);
+  if (b.notified) stp_fatal("gasnet_barrier_result: called between gasnet_barrier_notify and gasnet_barrier_wait");
+  *id = b.last.id;
+  return (b.last.flags & V_ANON) && !(b.last.flags & V_MISMATCH);
 }

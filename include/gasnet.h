@@ -71,6 +71,78 @@ extern "C" {
 #define GASNET_MAXNODES 65535
 
 /* ------------------------------------------------------------------ */
+/* GASNet-1 extras: conduit identification, configuration macros       */
+/* ------------------------------------------------------------------ */
+/* Not in spec 1.8; named and shaped as GASNet 1.x releases define them.
+ *
+ * Identification: bare tokens (GASNET_CONDUIT_NAME, GASNET_CORE_NAME,
+ * GASNET_EXTENDED_NAME, and versions written MAJOR.MINOR, meant for
+ * stringizing, not for #if) and the same as strings (the _STR names).  A
+ * per-stage conduit header (stageport_conduit.h, included before this block
+ * when a stage's conduit directory is on the include path) may define any of
+ * them first -- GASNET_CONDUIT_NAME and GASNET_CONDUIT_<NAME> at least --
+ * so every definition here is a default.  Without one the conduit is
+ * STAGEPORT (GASNET_CONDUIT_STAGEPORT is 1): the stage runs what
+ * STAGEPORT_STAGE names at run time, so no header can name its Core or
+ * Extended API; both default to the conduit's name, and every version to
+ * stageport's release MAJOR.MINOR.  (STAGEPORT is also stageport.h's
+ * macro, 1: where stageport.h is included, the bare token expands to 1 when
+ * stringized or pasted, so the _STR names are literals, right either way;
+ * use them.)
+ *
+ * Segment configuration (the defines above): GASNET_SEGMENT_FAST is 1;
+ * GASNET_SEGMENT_LARGE and GASNET_SEGMENT_EVERYTHING are never defined
+ * (test them with #ifdef or #if).  Every segment's base address and size
+ * are multiples of GASNET_PAGESIZE (gasnet_attach checks the base each
+ * stage's network hands out); GASNET_ALIGNED_SEGMENTS is 0 because the
+ * segments are separate mappings whose addresses differ between nodes.
+ *
+ * GASNET_NULL_ARGV_OK: gasnet_init(NULL, NULL) is supported (MPI accepts it). */
+#define STP_STRINGIFY_(x) #x
+#define STP_STRINGIFY(x) STP_STRINGIFY_(x)
+#ifndef GASNET_CONDUIT_NAME
+#define GASNET_CONDUIT_NAME STAGEPORT
+#define GASNET_CONDUIT_STAGEPORT 1
+#define GASNET_CONDUIT_NAME_STR "STAGEPORT"
+#endif
+#ifndef GASNET_CONDUIT_NAME_STR
+#define GASNET_CONDUIT_NAME_STR STP_STRINGIFY(GASNET_CONDUIT_NAME)
+#endif
+#ifndef GASNET_CORE_NAME
+#define GASNET_CORE_NAME GASNET_CONDUIT_NAME
+#ifndef GASNET_CORE_NAME_STR
+#define GASNET_CORE_NAME_STR GASNET_CONDUIT_NAME_STR
+#endif
+#endif
+#ifndef GASNET_CORE_NAME_STR
+#define GASNET_CORE_NAME_STR STP_STRINGIFY(GASNET_CORE_NAME)
+#endif
+#ifndef GASNET_CORE_VERSION
+#define GASNET_CORE_VERSION GASNET_RELEASE_VERSION_MAJOR.GASNET_RELEASE_VERSION_MINOR
+#endif
+#ifndef GASNET_CORE_VERSION_STR
+#define GASNET_CORE_VERSION_STR STP_STRINGIFY(GASNET_CORE_VERSION)
+#endif
+#ifndef GASNET_EXTENDED_NAME
+#define GASNET_EXTENDED_NAME GASNET_CONDUIT_NAME
+#ifndef GASNET_EXTENDED_NAME_STR
+#define GASNET_EXTENDED_NAME_STR GASNET_CONDUIT_NAME_STR
+#endif
+#endif
+#ifndef GASNET_EXTENDED_NAME_STR
+#define GASNET_EXTENDED_NAME_STR STP_STRINGIFY(GASNET_EXTENDED_NAME)
+#endif
+#ifndef GASNET_EXTENDED_VERSION
+#define GASNET_EXTENDED_VERSION GASNET_RELEASE_VERSION_MAJOR.GASNET_RELEASE_VERSION_MINOR
+#endif
+#ifndef GASNET_EXTENDED_VERSION_STR
+#define GASNET_EXTENDED_VERSION_STR STP_STRINGIFY(GASNET_EXTENDED_VERSION)
+#endif
+#ifndef GASNET_NULL_ARGV_OK
+#define GASNET_NULL_ARGV_OK 1
+#endif
+
+/* ------------------------------------------------------------------ */
 /* types                                                               */
 /* ------------------------------------------------------------------ */
 typedef uint32_t gasnet_node_t;
@@ -167,6 +239,12 @@ extern void gasnet_exit(int exitcode)
     __attribute__((noreturn))
 #endif
     ;
+/* Valid from gasnet_init on (before gasnet_attach too, as in GASNet-1
+ * releases): gasnet_mynode, gasnet_nodes, gasnet_getMaxLocalSegmentSize,
+ * gasnet_getMaxGlobalSegmentSize, gasnet_getNodeInfo, gasnet_getenv, the
+ * AM size limits, gasnet_set_waitmode, gasnet_exit.  gasnet_getSegmentInfo,
+ * AMs, transfers and barriers need gasnet_attach (a fatal error before it,
+ * argument checks on). */
 extern gasnet_node_t gasnet_mynode(void);
 extern gasnet_node_t gasnet_nodes(void);
 extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
@@ -536,9 +614,40 @@ extern gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t 
 /* ------------------------------------------------------------------ */
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH 2
+/* flags: 0 or a combination of ANONYMOUS, MISMATCH and UNNAMED (below);
+ * other bits are a fatal error (argument checks on) */
 extern void gasnet_barrier_notify(int id, int flags);
 extern int gasnet_barrier_wait(int id, int flags);
 extern int gasnet_barrier_try(int id, int flags);
+
+/* GASNet-1 release extras (not in spec 1.8), as GASNet 1.x defines them.
+ *
+ * GASNET_BARRIERFLAG_UNNAMED: an anonymous barrier (the flag includes
+ * GASNET_BARRIERFLAG_ANONYMOUS) whose caller promises that every node
+ * passes UNNAMED in this phase, so that an implementation need not match
+ * names at all.  Matching is exactly ANONYMOUS's: it never mismatches by
+ * itself, a named node's id becomes the phase's value, a node passing
+ * GASNET_BARRIERFLAG_MISMATCH still makes every node's wait return
+ * GASNET_ERR_BARRIER_MISMATCH, and wait's flags must equal notify's
+ * (3.5.2: UNNAMED notify, ANONYMOUS wait is a mismatch on that node).  A
+ * phase that mixes UNNAMED with other flags breaks the promise: GASNet does
+ * not define the outcome (its conduits with a hardware barrier for UNNAMED
+ * would not match it with the others); stageport treats it as anonymous.
+ *
+ * gasnet_barrier(id, flags): gasnet_barrier_notify(id, flags) then
+ * gasnet_barrier_wait(id, flags), its result; a fatal error between a
+ * notify and its wait.
+ *
+ * gasnet_barrier_result(&id): the outcome of the last completed barrier
+ * (completed by its wait, or by a try that did not return NOT_READY):
+ * non-zero if every node's notify was
+ * anonymous (ANONYMOUS or UNNAMED), else 0 with *id set to the phase's
+ * value, the named nodes' id (after a mismatched phase: 0, *id
+ * unspecified).  Before the first barrier it reports the attach barrier,
+ * anonymous.  A fatal error between a notify and its wait. */
+#define GASNET_BARRIERFLAG_UNNAMED (GASNET_BARRIERFLAG_ANONYMOUS | 8)
+extern int gasnet_barrier(int id, int flags);
+extern int gasnet_barrier_result(int *id);
 
 /* ------------------------------------------------------------------ */
 /* threading                                                           */

@@ -2,7 +2,7 @@
 # run-suite.sh -- run stageport's multi-process tests for every stage.
 #
 # For each stage in STAGES: conformance at every process count in NPS,
-# every badinput mode at 2 processes, every exittest mode at every count in
+# extras at those up to 3, every badinput mode at 2 processes, every exittest mode at every count in
 # EXIT_NPS.  Each job runs under `timeout -k 5`; a hang is a FAIL naming the
 # test, the stage and the process count.  One line per job:
 #     PASS stage=mpi np=3 conformance [8.2s]
@@ -18,13 +18,16 @@
 #               ucx stage once with UCX's default transports and once with
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
-#   TESTS       any of: tree unit ptl conformance badinput exittest stress
-#               mt mpitraffic clientcompat (default: all of these).
+#   TESTS       any of: tree unit ptl conformance extras badinput exittest
+#               stress mt mpitraffic clientcompat (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
 #               TOP_SRCDIR and the libraries in TOP_BUILDDIR), the README's
 #               environment table agrees with the code (scripts/check-env.sh);
 #               unit: the pure-module unit tests (UNIT_TESTS, no MPI), once;
+#               extras: tests/extras (GASNet-1 release extras: conduit
+#               macros, gasnet_barrier/_result and UNNAMED, queries before
+#               attach, segment alignment, gasnet_tools.h) at EXTRAS_NPS;
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
 #               when a stage built on ptl is in STAGES;
 #               stress: tests/stress (every Put/Get flavour, sync family and
@@ -79,13 +82,14 @@
 #   PTL_RUNNER  ptl's runner script (its PASS/FAIL lines are counted here),
 #   PTL_BUILDDIR  and ptl's build directory
 #   NPS         process counts for conformance (default: 2 3 4)
+#   EXTRAS_NPS  process counts for extras (default: those of NPS up to 3)
 #   EXIT_NPS    process counts for exittest (default: 2; make check-faults: 2 3 4)
 #   EXIT_TABLE  1: print the table of every exittest job at the end (fault,
 #               stage, np, exit status, time from the exit call to the end
 #               of the job, the message naming the node)
 #   CONF_ARGS   conformance subtests to run (default: all)
 #   MODES       badinput/exittest modes to run (default: all)
-#   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT   seconds per job (90, 20, 20)
+#   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT, EXTRAS_TIMEOUT   seconds per job (90, 20, 20, 60)
 #   STAGE_BUDGET seconds per stage (default 420; a stage normally needs
 #               about 75): once used up, the stage's remaining jobs FAIL
 #               without running, so a library that hangs everywhere cannot
@@ -104,7 +108,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance badinput exittest stress mt mpitraffic clientcompat}
+TESTS=${TESTS:-tree unit ptl conformance extras badinput exittest stress mt mpitraffic clientcompat}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
@@ -122,6 +126,7 @@ FUZZ_CC=${FUZZ_CC:-clang}
 UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits}
 PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
+EXTRAS_NPS=${EXTRAS_NPS:-$(for n in $NPS; do [ "$n" -le 3 ] && printf '%s ' "$n"; done)}
 EXIT_NPS=${EXIT_NPS:-2}
 EXIT_TABLE=${EXIT_TABLE:-0}
 CONF_ARGS=${CONF_ARGS:-}
@@ -129,6 +134,7 @@ MODES=${MODES:-}
 CONF_TIMEOUT=${CONF_TIMEOUT:-90}
 BAD_TIMEOUT=${BAD_TIMEOUT:-20}
 EXIT_TIMEOUT=${EXIT_TIMEOUT:-20}
+EXTRAS_TIMEOUT=${EXTRAS_TIMEOUT:-60}
 LOGDIR=${LOGDIR:-$BINDIR/suite-logs}
 STAGE_BUDGET=${STAGE_BUDGET:-420}
 MAKE=${MAKE:-make}
@@ -268,6 +274,30 @@ run_conformance() { # np
   run_job "$CONF_TIMEOUT" "$log" "$np" "$BINDIR/conformance" $CONF_ARGS
   skipped "$np" "$log" "$name" && return
   conf_ok "$name" "$np" "$log" && pass "$name" "$np"
+}
+
+# ---------------------------------------------------------------- extras
+# tests/extras: its "FAIL extras: node N: ..." lines, exit status 0 and
+# node 0's "ok extras: ..." line
+run_extras() { # np
+  local np=$1 name=extras log="$LOGDIR/$logtag/np$1-extras.log" fails used
+  run_job "$EXTRAS_TIMEOUT" "$log" "$np" "$BINDIR/extras"
+  skipped "$np" "$log" "$name" && return
+  fails=$(grep -c '^FAIL ' "$log")
+  used=$(sed -n 's/^ok extras: .* stage=\([^,]*\),.*/\1/p' "$log" | head -n 1)
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${EXTRAS_TIMEOUT}s: hang" "$log" '^FAIL '
+  elif [ "$fails" -gt 0 ]; then
+    fail "$name" "$np" "$fails FAIL lines, exit status $RC" "$log" '^FAIL '
+  elif [ "$RC" != 0 ]; then
+    fail "$name" "$np" "exit status $RC" "$log"
+  elif ! grep -q '^ok extras' "$log"; then
+    fail "$name" "$np" "no \"ok extras\" line" "$log"
+  elif [ "$used" != "$stage" ]; then
+    fail "$name" "$np" "ran stage \"$used\", not \"$stage\"" "$log"
+  else
+    pass "$name ($(sed -n 's/^ok extras: \(conduit [^ ]*\).*/\1/p' "$log" | head -n 1))" "$np"
+  fi
 }
 
 # ---------------------------------------------------------------- mpitraffic
@@ -1090,6 +1120,9 @@ for stage in $STAGES; do
     case $t in
       conformance)
         for np in $NPS; do run_conformance "$np"; done
+        ;;
+      extras)
+        for np in $EXTRAS_NPS; do run_extras "$np"; done
         ;;
       badinput)
         for m in $(selected_modes badinput); do run_badinput "$m"; done

@@ -1,0 +1,584 @@
+/*
+ * extras.c -- the GASNet-1 release extras real clients use, beyond spec 1.8:
+ * the conduit identification macros, gasnet_barrier / gasnet_barrier_result
+ * and GASNET_BARRIERFLAG_UNNAMED (with every mismatch rule), the queries
+ * GASNet allows between gasnet_init and gasnet_attach (gasnet_getNodeInfo
+ * compared with its answer after attach), the segment configuration macros
+ * and the page alignment of every node's segment, and gasnet_tools.h
+ * (timers, atomics from several threads with exact totals, fences, locks,
+ * environment and system helpers).
+ *
+ * Usage: mpirun -np N extras      (any N >= 1)
+ *
+ * A failed check prints "FAIL extras: node N: <section>: ..."; at the end a
+ * barrier carrying GASNET_BARRIERFLAG_MISMATCH from any node that failed
+ * tells every node, node 0 prints "ok extras: ..." when none did, and the
+ * exit status is non-zero when any did.
+ */
+#define _GNU_SOURCE 1
+#include <gasnet.h>
+#include <gasnet_tools.h>
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ */
+/* compile-time checks: configuration macros                           */
+/* ------------------------------------------------------------------ */
+#if !defined(GASNET_CONDUIT_NAME) || !defined(GASNET_CORE_NAME) || !defined(GASNET_EXTENDED_NAME) || \
+    !defined(GASNET_CORE_VERSION) || !defined(GASNET_EXTENDED_VERSION)
+#error "a conduit identification macro is missing"
+#endif
+/* GASNET_CONDUIT_<NAME> is 1 for the conduit GASNET_CONDUIT_NAME names */
+#if _CONCAT(GASNET_CONDUIT_, GASNET_CONDUIT_NAME) != 1
+#error "GASNET_CONDUIT_<GASNET_CONDUIT_NAME> is not 1"
+#endif
+#if !GASNET_SEGMENT_FAST || defined(GASNET_SEGMENT_LARGE) || defined(GASNET_SEGMENT_EVERYTHING)
+#error "stageport is GASNET_SEGMENT_FAST only"
+#endif
+#if GASNET_ALIGNED_SEGMENTS != 0 && GASNET_ALIGNED_SEGMENTS != 1
+#error "GASNET_ALIGNED_SEGMENTS is neither 0 nor 1"
+#endif
+#if (GASNET_PAGESIZE & (GASNET_PAGESIZE - 1)) || GASNETT_PAGESIZE != GASNET_PAGESIZE
+#error "GASNET_PAGESIZE is not a power of two, or gasnet_tools.h disagrees"
+#endif
+#if GASNET_BARRIERFLAG_UNNAMED != (GASNET_BARRIERFLAG_ANONYMOUS | 8)
+#error "GASNET_BARRIERFLAG_UNNAMED is not GASNet 1.x's value"
+#endif
+#if !GASNET_NULL_ARGV_OK
+#error "GASNET_NULL_ARGV_OK"
+#endif
+
+/* the bare tokens stringized here, before stageport.h (which defines
+ * STAGEPORT, the default conduit's token, as 1) */
+static const char tok_conduit[] = _STRINGIFY(GASNET_CONDUIT_NAME), tok_core[] = _STRINGIFY(GASNET_CORE_NAME),
+                  tok_ext[] = _STRINGIFY(GASNET_EXTENDED_NAME), tok_corever[] = _STRINGIFY(GASNET_CORE_VERSION),
+                  tok_extver[] = _STRINGIFY(GASNET_EXTENDED_VERSION);
+
+#if defined(__has_include)
+#if __has_include(<stageport.h>)
+#include <stageport.h> /* (the stage in the ok line) */
+#endif
+#endif
+
+#define ANON GASNET_BARRIERFLAG_ANONYMOUS
+#define MISMATCH GASNET_BARRIERFLAG_MISMATCH
+#define UNNAMED GASNET_BARRIERFLAG_UNNAMED
+#define SEGSIZE ((uintptr_t)64 * GASNET_PAGESIZE)
+
+static gasnet_node_t me, nodes;
+static const char *section = "startup";
+static long fails;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail(const char *fmt, ...) {
+  va_list ap;
+  if (++fails > 20) return;
+  printf("FAIL extras: node %u: %s: ", (unsigned)me, section);
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  printf("\n");
+  fflush(stdout);
+}
+#define CHECK(cond, ...)                \
+  do {                                  \
+    if (!(cond)) fail(__VA_ARGS__);     \
+  } while (0)
+
+static const char *rcname(int rc) { return gasnet_ErrorName(rc); }
+
+/* ------------------------------------------------------------------ */
+/* conduit identification                                              */
+/* ------------------------------------------------------------------ */
+static void test_conduit_macros(void) {
+  char ver[32];
+  section = "conduit macros";
+  /* (the _STR names as seen here, after stageport.h, against the tokens
+   * stringized before it) */
+  CHECK(!strcmp(GASNET_CONDUIT_NAME_STR, tok_conduit), "GASNET_CONDUIT_NAME_STR \"%s\" is not \"%s\"",
+        GASNET_CONDUIT_NAME_STR, tok_conduit);
+  CHECK(!strcmp(GASNET_CORE_NAME_STR, tok_core), "GASNET_CORE_NAME_STR \"%s\", token %s", GASNET_CORE_NAME_STR, tok_core);
+  CHECK(!strcmp(GASNET_EXTENDED_NAME_STR, tok_ext), "GASNET_EXTENDED_NAME_STR \"%s\", token %s",
+        GASNET_EXTENDED_NAME_STR, tok_ext);
+  CHECK(!strcmp(GASNET_CORE_VERSION_STR, tok_corever), "GASNET_CORE_VERSION_STR \"%s\", token %s",
+        GASNET_CORE_VERSION_STR, tok_corever);
+  CHECK(!strcmp(GASNET_EXTENDED_VERSION_STR, tok_extver), "GASNET_EXTENDED_VERSION_STR \"%s\", token %s",
+        GASNET_EXTENDED_VERSION_STR, tok_extver);
+  CHECK(strlen(GASNET_CONDUIT_NAME_STR) > 0 && strlen(GASNET_CORE_VERSION_STR) > 0, "empty conduit name or version");
+#ifdef GASNET_CONDUIT_STAGEPORT
+  /* the defaults: no per-stage conduit header */
+  snprintf(ver, sizeof(ver), "%d.%d", GASNET_RELEASE_VERSION_MAJOR, GASNET_RELEASE_VERSION_MINOR);
+  CHECK(!strcmp(GASNET_CONDUIT_NAME_STR, "STAGEPORT") && !strcmp(GASNET_CORE_NAME_STR, "STAGEPORT") &&
+            !strcmp(GASNET_EXTENDED_NAME_STR, "STAGEPORT"),
+        "default names %s/%s/%s, expected STAGEPORT", GASNET_CONDUIT_NAME_STR, GASNET_CORE_NAME_STR,
+        GASNET_EXTENDED_NAME_STR);
+  CHECK(!strcmp(GASNET_CORE_VERSION_STR, ver) && !strcmp(GASNET_EXTENDED_VERSION_STR, ver),
+        "default versions %s/%s, expected the release's %s", GASNET_CORE_VERSION_STR, GASNET_EXTENDED_VERSION_STR, ver);
+#else
+  (void)ver;
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* between init and attach                                             */
+/* ------------------------------------------------------------------ */
+static gasnet_nodeinfo_t *info_pre;
+
+static void test_preattach(void) {
+  uintptr_t local, global;
+  const char *p1, *p2;
+  section = "before attach";
+  me = gasnet_mynode();
+  nodes = gasnet_nodes();
+  CHECK(nodes >= 1 && me < nodes, "mynode %u, nodes %u", (unsigned)me, (unsigned)nodes);
+  local = gasnet_getMaxLocalSegmentSize();
+  global = gasnet_getMaxGlobalSegmentSize();
+  CHECK(local % GASNET_PAGESIZE == 0 && global % GASNET_PAGESIZE == 0,
+        "max segment sizes %" PRIuPTR "/%" PRIuPTR " not multiples of GASNET_PAGESIZE", local, global);
+  CHECK(global <= local && global >= SEGSIZE, "max global %" PRIuPTR " > local %" PRIuPTR " or < %" PRIuPTR, global,
+        local, SEGSIZE);
+  p1 = gasnet_getenv("PATH");
+  p2 = getenv("PATH");
+  CHECK(p1 && p2 && !strcmp(p1, p2), "gasnet_getenv(\"PATH\") differs from getenv");
+  CHECK(gasnet_getenv("STP_EXTRAS_SURELY_UNSET") == NULL, "gasnet_getenv of an unset variable is not NULL");
+  CHECK(gasnet_AMMaxMedium() >= 512 && gasnet_AMMaxLongRequest() >= 512 && gasnet_AMMaxLongReply() >= 512,
+        "AM limits %zu/%zu/%zu before attach", gasnet_AMMaxMedium(), gasnet_AMMaxLongRequest(),
+        gasnet_AMMaxLongReply());
+  CHECK(gasnet_set_waitmode(GASNET_WAIT_SPIN) == GASNET_OK, "gasnet_set_waitmode before attach");
+
+  /* gasnet_getNodeInfo before attach: a table with one spare entry, which
+   * must stay untouched */
+  info_pre = calloc(nodes + 1, sizeof(*info_pre));
+  if (!info_pre) abort();
+  memset(&info_pre[nodes], 0xA5, sizeof(info_pre[nodes]));
+  CHECK(gasnet_getNodeInfo(info_pre, (int)nodes + 1) == GASNET_OK, "gasnet_getNodeInfo before attach failed");
+  {
+    gasnet_nodeinfo_t pat;
+    memset(&pat, 0xA5, sizeof(pat));
+    CHECK(!memcmp(&info_pre[nodes], &pat, sizeof(pat)), "gasnet_getNodeInfo wrote beyond gasnet_nodes() entries");
+  }
+  for (gasnet_node_t i = 0; i < nodes; i++) {
+    const gasnet_nodeinfo_t *n = &info_pre[i];
+    CHECK(n->host <= i && info_pre[n->host].host == n->host, "node %u: host %u is not the lowest node of its host",
+          (unsigned)i, (unsigned)n->host);
+    CHECK(n->supernode == i && n->offset == 0, "node %u: supernode %u, offset %" PRIdPTR, (unsigned)i,
+          (unsigned)n->supernode, n->offset);
+  }
+}
+
+static void test_postattach_nodeinfo(void) {
+  gasnet_nodeinfo_t *post = calloc(nodes, sizeof(*post));
+  section = "nodeinfo after attach";
+  if (!post) abort();
+  CHECK(gasnet_getNodeInfo(post, (int)nodes) == GASNET_OK, "gasnet_getNodeInfo after attach failed");
+  for (gasnet_node_t i = 0; i < nodes; i++)
+    CHECK(!memcmp(&post[i], &info_pre[i], sizeof(post[i])),
+          "node %u: (host %u, supernode %u) after attach, (%u, %u) before", (unsigned)i, (unsigned)post[i].host,
+          (unsigned)post[i].supernode, (unsigned)info_pre[i].host, (unsigned)info_pre[i].supernode);
+  free(post);
+}
+
+/* ------------------------------------------------------------------ */
+/* segments                                                            */
+/* ------------------------------------------------------------------ */
+static void test_segments(void) {
+  gasnet_seginfo_t *seg = calloc(nodes, sizeof(*seg));
+  long sys = sysconf(_SC_PAGESIZE);
+  int same = 1;
+  section = "segments";
+  if (!seg) abort();
+  CHECK(sys > 0 && (GASNET_PAGESIZE % sys == 0 || sys % GASNET_PAGESIZE == 0),
+        "GASNET_PAGESIZE %d and the system's page size %ld", GASNET_PAGESIZE, sys);
+  CHECK(gasnet_getSegmentInfo(seg, (int)nodes) == GASNET_OK, "gasnet_getSegmentInfo");
+  for (gasnet_node_t i = 0; i < nodes; i++) {
+    CHECK((uintptr_t)seg[i].addr % GASNET_PAGESIZE == 0, "node %u's segment base %p is not GASNET_PAGESIZE aligned",
+          (unsigned)i, seg[i].addr);
+    CHECK(seg[i].size == SEGSIZE, "node %u's segment is %" PRIuPTR " bytes, %" PRIuPTR " requested", (unsigned)i,
+          seg[i].size, SEGSIZE);
+    if (seg[i].addr != seg[0].addr) same = 0;
+  }
+#if GASNET_ALIGNED_SEGMENTS
+  CHECK(same, "GASNET_ALIGNED_SEGMENTS is 1 but the segment bases differ");
+#else
+  (void)same;
+#endif
+  /* the whole segment is usable: the first and last byte of the next node's */
+  {
+    gasnet_node_t peer = (me + 1) % nodes;
+    uint8_t *base = seg[peer].addr;
+    uint64_t v = 0x0102030405060708ull + me;
+    gasnet_put(peer, base + SEGSIZE - 8, &v, 8);
+    gasnet_put_val(peer, base, v, 8);
+    CHECK(gasnet_get_val(peer, base + SEGSIZE - 8, 8) == v && gasnet_get_val(peer, base, 8) == v,
+          "put/get at the edges of node %u's segment", (unsigned)peer);
+  }
+  free(seg);
+}
+
+/* ------------------------------------------------------------------ */
+/* gasnet_barrier, gasnet_barrier_result, UNNAMED                      */
+/* ------------------------------------------------------------------ */
+/* check a barrier's result and gasnet_barrier_result afterwards:
+ * want_anon 1 = anonymous, 0 = named want_id, -1 = not checked */
+static void expect_barrier(int rc, int want_rc, int want_anon, int want_id, const char *what) {
+  int id = 0x5eed, anon;
+  CHECK(rc == want_rc, "%s: returned %s, expected %s", what, rcname(rc), rcname(want_rc));
+  anon = gasnet_barrier_result(&id);
+  if (want_anon == 1) CHECK(anon, "%s: gasnet_barrier_result says named (id %d), expected anonymous", what, id);
+  if (want_anon == 0)
+    CHECK(!anon && id == want_id, "%s: gasnet_barrier_result %s id %d, expected named id %d", what,
+          anon ? "anonymous" : "named", id, want_id);
+}
+
+static int split(int nid, int nflags, int wid, int wflags, int use_try) {
+  int rc;
+  gasnet_barrier_notify(nid, nflags);
+  if (!use_try) return gasnet_barrier_wait(wid, wflags);
+  while ((rc = gasnet_barrier_try(wid, wflags)) == GASNET_ERR_NOT_READY) gasnett_sched_yield();
+  return rc;
+}
+
+static void test_barriers(void) {
+  gasnet_node_t last = nodes - 1;
+  int id;
+  section = "barriers";
+  /* right after attach: the attach barrier, anonymous (GASNet's is UNNAMED) */
+  CHECK(gasnet_barrier_result(&id), "gasnet_barrier_result before any barrier is not anonymous");
+
+  expect_barrier(gasnet_barrier(0, UNNAMED), GASNET_OK, 1, 0, "gasnet_barrier UNNAMED everywhere");
+  expect_barrier(gasnet_barrier(me * 3 + 1, UNNAMED), GASNET_OK, 1, 0, "UNNAMED with node-dependent ids");
+  expect_barrier(split(0, UNNAMED, 0, UNNAMED, 0), GASNET_OK, 1, 0, "notify/wait UNNAMED");
+  expect_barrier(split(7, UNNAMED, 7, UNNAMED, 1), GASNET_OK, 1, 0, "notify/try UNNAMED");
+  for (int i = 0; i < 50; i++) {
+    char what[64];
+    snprintf(what, sizeof(what), "gasnet_barrier named %d", 1000 + i);
+    expect_barrier(gasnet_barrier(1000 + i, 0), GASNET_OK, 0, 1000 + i, what);
+  }
+  expect_barrier(gasnet_barrier(-5, ANON), GASNET_OK, 1, 0, "gasnet_barrier ANONYMOUS");
+  expect_barrier(split(INT32_MIN, 0, INT32_MIN, 0, 1), GASNET_OK, 0, INT32_MIN, "notify/try named INT_MIN");
+
+  /* one named node, the rest anonymous: the phase is named, on every node */
+  expect_barrier(gasnet_barrier(77, me == last ? 0 : ANON), GASNET_OK, 0, 77, "last node named 77, the rest anonymous");
+  /* UNNAMED mixed with named (GASNet: the client broke its promise,
+   * undefined; stageport: as anonymous) */
+  expect_barrier(gasnet_barrier(78, me == 0 ? 0 : UNNAMED), GASNET_OK, 0, 78, "node 0 named 78, the rest UNNAMED");
+  expect_barrier(gasnet_barrier(0, me == 0 ? ANON : UNNAMED), GASNET_OK, 1, 0, "node 0 ANONYMOUS, the rest UNNAMED");
+
+  /* GASNET_BARRIERFLAG_MISMATCH on one node: every node mismatches, the
+   * phase is not anonymous */
+  expect_barrier(gasnet_barrier(0, me == last ? MISMATCH : UNNAMED), GASNET_ERR_BARRIER_MISMATCH, -1, 0,
+                 "MISMATCH on the last node, the rest UNNAMED");
+  CHECK(!gasnet_barrier_result(&id), "after a MISMATCH phase gasnet_barrier_result says anonymous");
+  expect_barrier(split(0, me == 0 ? MISMATCH : UNNAMED, 0, me == 0 ? MISMATCH : UNNAMED, 1),
+                 GASNET_ERR_BARRIER_MISMATCH, -1, 0, "MISMATCH on node 0 (try), the rest UNNAMED");
+  expect_barrier(gasnet_barrier(0, MISMATCH | UNNAMED), GASNET_ERR_BARRIER_MISMATCH, -1, 0,
+                 "MISMATCH|UNNAMED everywhere");
+  expect_barrier(gasnet_barrier(1, UNNAMED), GASNET_OK, 1, 0, "UNNAMED after mismatches");
+
+  if (nodes >= 2) { /* named ids that differ: every node mismatches */
+    expect_barrier(gasnet_barrier(me == last ? 2 : 1, 0), GASNET_ERR_BARRIER_MISMATCH, -1, 0,
+                   "gasnet_barrier named, the last node's id differs");
+    CHECK(!gasnet_barrier_result(&id), "after a named mismatch gasnet_barrier_result says anonymous");
+  }
+  if (nodes >= 3) { /* two named nodes disagree, the rest UNNAMED */
+    expect_barrier(gasnet_barrier(me == 1 ? 2 : 1, me <= 1 ? 0 : UNNAMED), GASNET_ERR_BARRIER_MISMATCH, -1, 0,
+                   "nodes 0 and 1 named 1 and 2, the rest UNNAMED");
+  }
+  /* spec 3.5.2: wait's flags must equal notify's (UNNAMED is a flags value
+   * of its own): only that node mismatches; the phase is anonymous */
+  expect_barrier(split(0, UNNAMED, 0, me == last ? ANON : UNNAMED, 0),
+                 me == last ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK, 1, 0,
+                 "notify UNNAMED, wait ANONYMOUS on the last node");
+  expect_barrier(split(0, ANON, 0, me == 0 ? UNNAMED : ANON, 1), me == 0 ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK, 1,
+                 0, "notify ANONYMOUS, try UNNAMED on node 0");
+  expect_barrier(gasnet_barrier(3, 0), GASNET_OK, 0, 3, "named after all that");
+}
+
+/* ------------------------------------------------------------------ */
+/* gasnet_tools.h                                                      */
+/* ------------------------------------------------------------------ */
+static void test_ticks(void) {
+  gasnett_tick_t t0, t1, prev;
+  uint64_t tod0, tod1, ns;
+  struct timespec d = {0, 20 * 1000 * 1000};
+  double gran = gasnett_tick_granularityus(), over = gasnett_tick_overheadus();
+  section = "gasnett ticks";
+  CHECK(GASNETT_TICK_MIN < GASNETT_TICK_MAX, "GASNETT_TICK_MIN >= GASNETT_TICK_MAX");
+  CHECK(gran > 0 && gran < 1000 && over > 0 && over < 100, "granularity %g us, overhead %g us", gran, over);
+  prev = gasnett_ticks_now();
+  for (int i = 0; i < 100000; i++) {
+    gasnett_tick_t t = gasnett_ticks_now();
+    if (t < prev) {
+      fail("ticks went backwards: %" PRIu64 " after %" PRIu64, (uint64_t)t, (uint64_t)prev);
+      break;
+    }
+    prev = t;
+  }
+  tod0 = gasnett_gettimeofday_us();
+  t0 = gasnett_ticks_now();
+  nanosleep(&d, NULL);
+  t1 = gasnett_ticks_now();
+  tod1 = gasnett_gettimeofday_us();
+  ns = gasnett_ticks_to_ns(t1 - t0);
+  /* at least the sleep, within 5 s (a loaded machine), and the wall clock
+   * agrees within 0.5 s (a units or rate error shows as a factor of 1000) */
+  CHECK(ns >= 20000000u && ns < 5000000000ull, "a 20 ms sleep measured %" PRIu64 " ns", ns);
+  CHECK(gasnett_ticks_to_us(t1 - t0) == ns / 1000 || gasnett_ticks_to_us(t1 - t0) + 1 == ns / 1000 ||
+            gasnett_ticks_to_us(t1 - t0) == ns / 1000 + 1,
+        "ticks_to_us %" PRIu64 " and ticks_to_ns %" PRIu64 " disagree", (uint64_t)gasnett_ticks_to_us(t1 - t0), ns);
+  CHECK(tod1 >= tod0 && (tod1 - tod0 > ns / 1000 ? tod1 - tod0 - ns / 1000 : ns / 1000 - (tod1 - tod0)) < 500000,
+        "gettimeofday measured %" PRIu64 " us, the ticks %" PRIu64 " us", tod1 - tod0, ns / 1000);
+}
+
+/* atomics: NTHREADS threads hammer shared atomics; the totals are exact */
+#define NTHREADS 4
+#define NITER 20000
+static gasnett_atomic_t at_count = gasnett_atomic_init(0);
+static gasnett_atomic_t at_down = gasnett_atomic_init(NTHREADS * NITER);
+static gasnett_atomic_t at_zero_hits = gasnett_atomic_init(0);
+static gasnett_atomic32_t at_cas32 = gasnett_atomic32_init(0);
+static gasnett_atomic64_t at_add64 = gasnett_atomic64_init(0);
+static gasnett_atomic_t at_lock = gasnett_atomic_init(0);
+static gasnett_atomic_t at_swapsum = gasnett_atomic_init(0);
+static gasnett_atomic_t at_token = gasnett_atomic_init(0);
+static uint64_t plain_under_lock; /* guarded by at_lock (a CAS spin lock) */
+static gasnett_mutex_t mtx = GASNETT_MUTEX_INITIALIZER;
+static uint64_t plain_under_mutex;
+
+static void *hammer(void *arg) {
+  uint32_t tid = (uint32_t)(uintptr_t)arg;
+  for (int i = 0; i < NITER; i++) {
+    uint32_t old;
+    gasnett_atomic_increment(&at_count, 0);
+    if (gasnett_atomic_decrement_and_test(&at_down, GASNETT_ATOMIC_ACQ_IF_TRUE)) gasnett_atomic_increment(&at_zero_hits, 0);
+    do old = gasnett_atomic32_read(&at_cas32, 0);
+    while (!gasnett_atomic32_compare_and_swap(&at_cas32, old, old + 1, 0));
+    gasnett_atomic64_add(&at_add64, ((uint64_t)1 << 33) + tid, 0); /* beyond 32 bits */
+    /* swap: every value swapped in is swapped out once, or left at the end */
+    gasnett_atomic_add(&at_swapsum, gasnett_atomic_swap(&at_token, tid + 1, 0), 0);
+    if (i % 4 == 0) {
+      while (!gasnett_atomic_compare_and_swap(&at_lock, 0, 1, GASNETT_ATOMIC_ACQ_IF_TRUE)) gasnett_sched_yield();
+      plain_under_lock++;
+      gasnett_atomic_set(&at_lock, 0, GASNETT_ATOMIC_REL);
+      gasnett_mutex_lock(&mtx);
+      plain_under_mutex++;
+      gasnett_mutex_unlock(&mtx);
+    }
+  }
+  return NULL;
+}
+
+static void test_atomics(void) {
+  pthread_t th[NTHREADS];
+  uint64_t tidsum = 0, swapped = 0;
+  gasnett_atomic_t a = gasnett_atomic_init(10);
+  section = "gasnett atomics";
+
+  /* one thread: every operation's value */
+  CHECK(gasnett_atomic_read(&a, 0) == 10, "init/read");
+  CHECK(gasnett_atomic_add(&a, 5, GASNETT_ATOMIC_MB_PRE) == 15, "add returns the new value");
+  CHECK(gasnett_atomic_subtract(&a, 3, GASNETT_ATOMIC_MB_POST) == 12, "subtract returns the new value");
+  CHECK(gasnett_atomic_swap(&a, 40, 0) == 12 && gasnett_atomic_read(&a, 0) == 40, "swap");
+  CHECK(!gasnett_atomic_compare_and_swap(&a, 39, 1, 0) && gasnett_atomic_read(&a, 0) == 40, "failing CAS changed the value");
+  CHECK(gasnett_atomic_compare_and_swap(&a, 40, 1, GASNETT_ATOMIC_ACQ_IF_FALSE), "CAS");
+  CHECK(gasnett_atomic_decrement_and_test(&a, 0) && gasnett_atomic_read(&a, 0) == 0, "decrement_and_test to 0");
+  gasnett_atomic_decrement(&a, GASNETT_ATOMIC_REL);
+  CHECK(gasnett_atomic_read(&a, 0) == GASNETT_ATOMIC_MAX && gasnett_atomic_signed(gasnett_atomic_read(&a, 0)) == -1,
+        "0 - 1 is not GASNETT_ATOMIC_MAX / signed -1");
+  gasnett_atomic_increment(&a, GASNETT_ATOMIC_ACQ);
+  CHECK(gasnett_atomic_read(&a, GASNETT_ATOMIC_RMB_PRE) == 0, "GASNETT_ATOMIC_MAX + 1 does not wrap to 0");
+  gasnett_atomic_set(&a, (gasnett_atomic_val_t)GASNETT_ATOMIC_SIGNED_MIN, GASNETT_ATOMIC_WMB_POST);
+  CHECK(gasnett_atomic_signed(gasnett_atomic_read(&a, 0)) == GASNETT_ATOMIC_SIGNED_MIN &&
+            GASNETT_ATOMIC_SIGNED_MAX == 0x7FFFFFFF,
+        "signed range");
+  {
+    int64_t raw = -7; /* the fixed-width types may overlay plain integers */
+    gasnett_atomic64_t *p = (gasnett_atomic64_t *)(void *)&raw;
+    CHECK(sizeof(gasnett_atomic32_t) == 4 && sizeof(gasnett_atomic64_t) == 8, "fixed-width sizes");
+    CHECK(gasnett_atomic64_add(p, 10, 0) == 3 && raw == 3, "atomic64 over an int64_t");
+    gasnett_strongatomic64_set(p, UINT64_MAX, 0);
+    CHECK(gasnett_strongatomic64_decrement_and_test(p, 0) == 0 && raw == -2, "strongatomic64 names");
+  }
+
+  /* fences: compile and run */
+  gasnett_local_mb();
+  gasnett_local_wmb();
+  gasnett_local_rmb();
+  gasnett_weak_mb();
+  gasnett_weak_wmb();
+  gasnett_weak_rmb();
+  gasnett_compiler_fence();
+  gasnett_spinloop_hint();
+
+  /* several threads */
+  for (uintptr_t t = 0; t < NTHREADS; t++)
+    if (pthread_create(&th[t], NULL, hammer, (void *)t)) {
+      fail("pthread_create failed");
+      return;
+    }
+  for (int t = 0; t < NTHREADS; t++) {
+    pthread_join(th[t], NULL);
+    tidsum += (uint64_t)t;
+  }
+  CHECK(gasnett_atomic_read(&at_count, 0) == NTHREADS * NITER, "increments: %u, expected %u",
+        (unsigned)gasnett_atomic_read(&at_count, 0), NTHREADS * NITER);
+  CHECK(gasnett_atomic_read(&at_down, 0) == 0 && gasnett_atomic_read(&at_zero_hits, 0) == 1,
+        "decrement_and_test: %u left, reached 0 %u times", (unsigned)gasnett_atomic_read(&at_down, 0),
+        (unsigned)gasnett_atomic_read(&at_zero_hits, 0));
+  CHECK(gasnett_atomic32_read(&at_cas32, 0) == NTHREADS * NITER, "CAS increments: %u",
+        (unsigned)gasnett_atomic32_read(&at_cas32, 0));
+  CHECK(gasnett_atomic64_read(&at_add64, 0) == (uint64_t)NTHREADS * NITER * ((uint64_t)1 << 33) + NITER * tidsum,
+        "64-bit adds: %" PRIu64, gasnett_atomic64_read(&at_add64, 0));
+  /* sum of every swapped-out value plus the one left = every value swapped in */
+  swapped = (uint64_t)gasnett_atomic_read(&at_swapsum, 0) + gasnett_atomic_read(&at_token, 0);
+  CHECK(swapped == (uint64_t)NITER * (tidsum + NTHREADS), "swap: %" PRIu64 " swapped out, expected %" PRIu64, swapped,
+        (uint64_t)NITER * (tidsum + NTHREADS));
+  CHECK(plain_under_lock == NTHREADS * (NITER / 4) && plain_under_mutex == NTHREADS * (NITER / 4),
+        "a counter under a CAS lock: %" PRIu64 ", under a gasnett_mutex_t: %" PRIu64 ", expected %d", plain_under_lock,
+        plain_under_mutex, NTHREADS * (NITER / 4));
+  CHECK(gasnett_mutex_trylock(&mtx) == 0, "trylock of a free mutex");
+  CHECK(gasnett_mutex_trylock(&mtx) == EBUSY, "trylock of a held mutex is not EBUSY");
+  gasnett_mutex_unlock(&mtx);
+}
+
+/* a condition variable handshake with one thread */
+static gasnett_cond_t cv = GASNETT_COND_INITIALIZER;
+static int cv_flag;
+static void *cv_thread(void *arg) {
+  (void)arg;
+  gasnett_mutex_lock(&mtx);
+  cv_flag = 1;
+  gasnett_cond_broadcast(&cv);
+  gasnett_mutex_unlock(&mtx);
+  return NULL;
+}
+
+/* the client's backtrace hook (GASNet's gasnett_backtrace_user) */
+static int bt_calls;
+static int extras_backtrace(int fd) {
+  bt_calls++;
+  return fd == 12345 ? 0 : 1;
+}
+gasnett_backtrace_type_t gasnett_backtrace_user = {"EXTRAS", extras_backtrace, 1};
+
+static void test_misc_tools(void) {
+  char host[256];
+  pthread_t th;
+  const uint32_t one = 1;
+  unsigned char b0;
+  unsigned char data[64];
+  section = "gasnett misc";
+
+  gasnett_mutex_lock(&mtx);
+  if (!pthread_create(&th, NULL, cv_thread, NULL)) {
+    while (!cv_flag) gasnett_cond_wait(&cv, &mtx);
+    gasnett_mutex_unlock(&mtx);
+    pthread_join(th, NULL);
+  } else {
+    gasnett_mutex_unlock(&mtx);
+    fail("pthread_create failed");
+  }
+
+  CHECK(!gethostname(host, sizeof(host)) && !strcmp(gasnett_gethostname(), host), "gasnett_gethostname \"%s\"",
+        gasnett_gethostname());
+  CHECK(gasnett_cpu_count() > 0 && gasnett_getPhysMemSz(0) > 0, "cpu count %d, memory %" PRIu64, gasnett_cpu_count(),
+        gasnett_getPhysMemSz(0));
+  memcpy(&b0, &one, 1);
+  CHECK(gasnett_isLittleEndian() == (b0 == 1), "gasnett_isLittleEndian");
+  for (int i = 0; i < 64; i++) data[i] = (unsigned char)i;
+  {
+    uint64_t c1 = gasnett_checksum(data, 64), c2;
+    data[63] ^= 1;
+    c2 = gasnett_checksum(data, 64);
+    data[63] ^= 1;
+    CHECK(c1 != c2 && gasnett_checksum(data, 64) == c1, "gasnett_checksum: one flipped bit not seen, or not repeatable");
+  }
+
+  /* environment helpers (this process only) */
+  gasnett_setenv("STP_EXTRAS_SIZE", "1.5K");
+  gasnett_setenv("STP_EXTRAS_INT", "0x10");
+  gasnett_setenv("STP_EXTRAS_YES", "yes");
+  gasnett_setenv("STP_EXTRAS_NO", "0");
+  gasnett_setenv("STP_EXTRAS_DBL", "3/8");
+  CHECK(gasnett_getenv_int_withdefault("STP_EXTRAS_SIZE", 0, 1) == 1536, "\"1.5K\" as a memory size");
+  CHECK(gasnett_getenv_int_withdefault("STP_EXTRAS_INT", 0, 0) == 16, "\"0x10\" as an integer");
+  CHECK(gasnett_parse_int("2", 1024 * 1024) == 2 * 1024 * 1024 && gasnett_parse_int("3GB", 1) == 3ll << 30 &&
+            gasnett_parse_int("-12", 0) == -12,
+        "gasnett_parse_int");
+  CHECK(gasnett_getenv_int_withdefault("STP_EXTRAS_SURELY_UNSET", -9, 0) == -9, "int default");
+  CHECK(gasnett_getenv_yesno_withdefault("STP_EXTRAS_YES", 0) == 1 && gasnett_getenv_yesno_withdefault("STP_EXTRAS_NO", 1) == 0 &&
+            gasnett_getenv_yesno_withdefault("STP_EXTRAS_SURELY_UNSET", 1) == 1,
+        "yes/no");
+  CHECK(gasnett_getenv_dbl_withdefault("STP_EXTRAS_DBL", 0) == 0.375 &&
+            gasnett_getenv_dbl_withdefault("STP_EXTRAS_SURELY_UNSET", 2.5) == 2.5,
+        "double");
+  CHECK(!strcmp(gasnett_getenv_withdefault("STP_EXTRAS_YES", "x"), "yes") &&
+            !strcmp(gasnett_getenv_withdefault("STP_EXTRAS_SURELY_UNSET", "dflt"), "dflt"),
+        "string default");
+  gasnett_unsetenv("STP_EXTRAS_YES");
+  CHECK(gasnett_getenv("STP_EXTRAS_YES") == NULL, "gasnett_unsetenv");
+  {
+    char buf[32];
+    CHECK(!strcmp(gasnett_format_number(3 << 20, buf, sizeof(buf), 1), "3 MB") &&
+              !strcmp(gasnett_format_number(1536, buf, sizeof(buf), 1), "1536 B") &&
+              !strcmp(gasnett_format_number(-4096, buf, sizeof(buf), 1), "-4 KB") &&
+              !strcmp(gasnett_format_number(1000, buf, sizeof(buf), 0), "1000"),
+          "gasnett_format_number");
+  }
+  CHECK(gasnett_print_backtrace(12345) == 0 && bt_calls == 1, "gasnett_print_backtrace did not run the client's hook");
+  CHECK(gasnett_verboseenv() == 0 && !strcmp(gasnett_performance_warning_str(), ""), "verboseenv / warnings");
+}
+
+/* ------------------------------------------------------------------ */
+int main(int argc, char **argv) {
+  int rc;
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "--list"))) {
+    printf("usage: mpirun -np N extras   (GASNet-1 extras: conduit macros, gasnet_barrier/_result, UNNAMED,\n"
+           "       queries before attach, segment alignment, gasnet_tools.h)\n");
+    return 0;
+  }
+  /* GASNET_NULL_ARGV_OK: no arguments for gasnet_init */
+  rc = gasnet_init(NULL, NULL);
+  if (rc != GASNET_OK) {
+    printf("FAIL extras: gasnet_init(NULL, NULL) returned %s\n", rcname(rc));
+    return 1;
+  }
+  test_preattach();
+  section = "attach";
+  rc = gasnet_attach(NULL, 0, SEGSIZE, 0);
+  if (rc != GASNET_OK) {
+    fail("gasnet_attach returned %s", rcname(rc));
+    gasnet_exit(1);
+  }
+  test_conduit_macros();
+  test_postattach_nodeinfo();
+  test_barriers();
+  test_segments();
+  test_ticks();
+  test_atomics();
+  test_misc_tools();
+
+  /* every node's verdict: a node that failed passes MISMATCH */
+  section = "verdict";
+  rc = gasnet_barrier(0, fails ? MISMATCH : UNNAMED);
+  if (me == 0 && !fails && rc == GASNET_OK)
+    printf("ok extras: conduit %s (core %s %s, extended %s %s), stage=%s, %u nodes, GASNET_ALIGNED_SEGMENTS=%d, "
+           "tick granularity %.3f us\n",
+           GASNET_CONDUIT_NAME_STR, GASNET_CORE_NAME_STR, GASNET_CORE_VERSION_STR, GASNET_EXTENDED_NAME_STR,
+           GASNET_EXTENDED_VERSION_STR,
+#ifdef STAGEPORT_H
+           stageport_stage(),
+#else
+           "-",
+#endif
+           (unsigned)nodes, GASNET_ALIGNED_SEGMENTS, gasnett_tick_granularityus());
+  fflush(stdout);
+  gasnet_exit(rc == GASNET_OK && !fails ? 0 : 1);
+  return 0;
+}
