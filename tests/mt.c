@@ -4,9 +4,17 @@
  * more thread only polls (a progress thread, as OpenSHMEM over GASNet runs
  * one); every byte and every reply is checked.
  *
- * Only the GASNet-1 API (gasnet.h, compiled with GASNET_PAR) is used.
+ * Only the GASNet-1 API (gasnet.h, compiled with GASNET_PAR) is used, and
+ * MPI for --mpi-first (a client that starts MPI itself).
  *
  *   mt [--threads T] [--rounds R] [--no-poller]
+ *   mt --mpi-first funneled|serialized
+ *
+ * --mpi-first: the client initialises MPI itself at that thread level
+ * before gasnet_init.  FUNNELED is too little for a GASNET_PAR client:
+ * gasnet_init must refuse it (GASNET_ERR_RESOURCE, and a line naming both
+ * levels), and the test prints "ok mt: node N: ..." and ends MPI itself;
+ * SERIALIZED is enough: the test runs as without the option.
  *
  * Segment layout: slot(src, t) = base + (src * T + t) * SLOT, written only
  * by thread t of node src; its first half takes puts and Long requests,
@@ -27,6 +35,8 @@
 #define GASNET_PAR 1
 #endif
 #include <gasnet.h>
+
+#include <mpi.h>
 
 #include <pthread.h>
 #include <sched.h>
@@ -288,10 +298,37 @@ static void *poll_thread(void *arg) {
   return NULL;
 }
 
+/* --mpi-first LEVEL: MPI initialised by the client, then gasnet_init (its
+ * result in *rc).  -1: no such option; 1: the FUNNELED check is done (the
+ * caller ends); 0: go on. */
+static int mpi_first(int *argc, char ***argv, int *rc) {
+  int provided, rank, level = -1;
+  for (int i = 1; i + 1 < *argc; i++)
+    if (!strcmp((*argv)[i], "--mpi-first"))
+      level = !strcmp((*argv)[i + 1], "funneled") ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED;
+  if (level < 0) return -1;
+  MPI_Init_thread(argc, argv, level, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  *rc = gasnet_init(argc, argv);
+  if (level == MPI_THREAD_FUNNELED) {
+    if (*rc == GASNET_ERR_RESOURCE)
+      printf("ok mt: node %d: gasnet_init refused MPI_THREAD_FUNNELED for a GASNET_PAR client\n", rank);
+    else
+      printf("FAIL mt: node %d: gasnet_init returned %d with MPI at MPI_THREAD_FUNNELED, expected "
+             "GASNET_ERR_RESOURCE\n", rank, *rc);
+    fflush(stdout);
+    MPI_Finalize();
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   pthread_t th[MAXT], pt;
   long sent = 0;
-  int rc = gasnet_init(&argc, &argv);
+  int rc = GASNET_OK, first = mpi_first(&argc, &argv, &rc);
+  if (first == 1) return 0;
+  if (first < 0) rc = gasnet_init(&argc, &argv);
   if (rc != GASNET_OK) {
     fprintf(stderr, "FAIL mt: gasnet_init returned %d\n", rc);
     return 1;
@@ -302,6 +339,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc) nthreads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-poller")) poller = 0;
+    else if (!strcmp(argv[i], "--mpi-first") && i + 1 < argc) i++; /* (serialized: taken above) */
     else {
       if (me == 0) fprintf(stderr, "usage: mt [--threads T (1..%d)] [--rounds R] [--no-poller]\n", MAXT);
       gasnet_exit(2);

@@ -38,7 +38,8 @@
 #               mt: tests/mt, a GASNET_PAR client (MT_THREADS (4) threads
 #               putting, getting, sending AMs and polling at once, plus a
 #               polling thread; MT_ROUNDS (200) rounds; every byte and reply
-#               checked) at MT_NPS (2 3) processes;
+#               checked) at MT_NPS (2 3) processes, and once per stage
+#               started on MPI the client initialised at FUNNELED (refused);
 #               mpitraffic: the MPI calls, messages and bytes of a conformance
 #               run by phase (tests/pmpi_count.c, linked into
 #               conformance_pmpi), once per stage at 2 processes (portals
@@ -630,6 +631,24 @@ run_mt() { # np [bindir name]
   fi
 }
 
+# A GASNET_PAR client that initialised MPI itself at MPI_THREAD_FUNNELED:
+# gasnet_init must refuse it with a line naming both levels (and return, so
+# the client can end MPI itself).
+run_mt_mpilevel() {
+  local np=2 name="mt:mpi_funneled" log="$LOGDIR/$logtag/np2-mt-mpi-funneled.log"
+  run_job "$BAD_TIMEOUT" "$log" "$np" "$BINDIR/mt" --mpi-first funneled
+  skipped "$np" "$log" "$name" && return
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${BAD_TIMEOUT}s: hang" "$log"
+  elif [ "$RC" != 0 ] || grep -q '^FAIL' "$log" || [ "$(grep -c '^ok mt: node' "$log")" != "$np" ]; then
+    fail "$name" "$np" "exit status $RC: gasnet_init did not refuse on every node" "$log" '^FAIL|^ok'
+  elif ! grep -q 'needs MPI at MPI_THREAD_SERIALIZED.*MPI_THREAD_FUNNELED' "$log"; then
+    fail "$name" "$np" "no line names the levels" "$log"
+  else
+    pass "$name (gasnet_init refuses a client's MPI_THREAD_FUNNELED, naming both levels)" "$np"
+  fi
+}
+
 # tests/mt under ThreadSanitizer, every stage (ptl's in both modes, ucx over
 # TCP too), from a build of its own.  UCX's memory hooks are off (they
 # intercept the madvise of a thread's exit, which TSan's runtime cannot
@@ -1127,6 +1146,7 @@ for stage in $STAGES; do
         ;;
       mt)
         for np in $MT_NPS; do run_mt "$np"; done
+        [ "$vlabel" = default ] || [ "$vlabel" = offload ] && run_mt_mpilevel
         ;;
       valgrind) run_valgrind ;;
       tree | unit | ptl | nochecks | tsan | fuzz | emuhosts) ;; # once per suite, above
