@@ -92,8 +92,11 @@
  * gasnett_maximize_rlimit(s), gasnett_count0s*,
  * gasnett_env*_display, gasnett_current_loc, the other PLATFORM_*
  * identification macros, GASNETT_SPEC_VERSION_* (this is a
- * subset, not a tools implementation of some spec version),
- * GASNETT_MAX_THREADS (stageport is GASNET_SEQ).
+ * subset, not a tools implementation of some spec version).
+ *
+ * GASNETT_MAX_THREADS is 256, GASNet's default limit of client threads per
+ * process, for clients that size per-thread tables by it; stageport itself
+ * sets no limit (GASNET_PAR: any number of threads may call).
  */
 #ifndef GASNET_TOOLS_H
 #define GASNET_TOOLS_H
@@ -190,6 +193,7 @@
 #define GASNETT_PAGESHIFT 12
 #endif
 #define GASNETT_CACHE_LINE_BYTES 64
+#define GASNETT_MAX_THREADS 256
 
 #if defined(__x86_64__)
 #define STP_TOOLS_ARCH "x86_64"
