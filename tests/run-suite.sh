@@ -952,7 +952,7 @@ run_clientcompat_all() {
     done
   done
 
-  # pkg-config, plain cc, the shared library
+  # pkg-config, plain cc (with the sanitizers' flags in a sanitizer build: the library needs their runtime), the shared library
   stage=mpi tag=mpi
   bdir="$dir/pkgconfig" log="$dir/pkgconfig.log" t0=$(date +%s.%N)
   rm -rf "$bdir" && mkdir -p "$bdir"
@@ -960,7 +960,7 @@ run_clientcompat_all() {
     flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --define-variable=prefix="$pfx" --cflags --libs stageport) &&
       echo "pkg-config: $flags" &&
       # shellcheck disable=SC2086
-      cc -Wall -Wextra -Werror -o "$bdir/client" "$SRCDIR/clientcompat/client.c" $flags -Wl,-rpath,"$libdir" &&
+      cc -Wall -Wextra -Werror ${CLIENT_SAN_FLAGS:-} -o "$bdir/client" "$SRCDIR/clientcompat/client.c" $flags -Wl,-rpath,"$libdir" &&
       ldd "$bdir/client" | grep libstageport &&
       env -u STAGEPORT_STAGE timeout -k 5 "$CLIENT_TIMEOUT" "$pfx/bin/gasnetrun_mpi" -n 2 "$bdir/client"
   } >"$log" 2>&1 </dev/null
@@ -978,7 +978,7 @@ run_clientcompat_all() {
     flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --define-variable=prefix="$pfx" --static --cflags --libs stageport) &&
       echo "pkg-config --static: $flags" &&
       # shellcheck disable=SC2086
-      cc -Wall -Wextra -Werror -o "$bdir/client-static" "$SRCDIR/clientcompat/client.c" \
+      cc -Wall -Wextra -Werror ${CLIENT_SAN_FLAGS:-} -o "$bdir/client-static" "$SRCDIR/clientcompat/client.c" \
         "$libdir/libstageport.a" $(echo " $flags " | sed 's/ -lstageport / /') &&
       { ! ldd "$bdir/client-static" | grep libstageport; } &&
       env -u STAGEPORT_STAGE timeout -k 5 "$CLIENT_TIMEOUT" "$pfx/bin/gasnetrun_mpi" -n 2 "$bdir/client-static"
