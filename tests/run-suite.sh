@@ -507,6 +507,23 @@ run_injects() {
   esac
 }
 
+# ---------------------------------------------------------------- builds aside
+# build_aside KIND DIR TEST configure-options...: a build of its own in DIR
+# (scripts/build.sh) and its tests/TEST; a failure is one FAIL line (with
+# the log's tail) and status 1.
+build_aside() {
+  local kind=$1 dir=$2 prog=$3 log="$LOGDIR/$1/build.log"
+  shift 3
+  echo "# $kind: building $dir ($*)"
+  if ! bash "$TOP_SRCDIR/scripts/build.sh" "$dir" "$@" >"$log" 2>&1 ||
+    ! make -C "$dir/tests" "$prog" >>"$log" 2>&1; then
+    echo "FAIL $kind build (see $log)"
+    tail -n 20 "$log" | sed 's/^/    | /'
+    nfail=$((nfail + 1))
+    return 1
+  fi
+}
+
 # ---------------------------------------------------------------- nochecks
 # Checks off removes argument reports, not memory safety.  In a build
 # without checks and with AddressSanitizer + UBSan, each bad call must end
@@ -532,16 +549,9 @@ run_nochecks_all() {
   local st
   mkdir -p "$LOGDIR/nochecks"
   stage_t0=$(date +%s.%N)
-  echo "# nochecks: building $NOCHECKS_DIR (--disable-checks --enable-sanitizers)"
   # (--disable-shared: badinput links the archive anyway; half the compiling)
-  if ! bash "$TOP_SRCDIR/scripts/build.sh" "$NOCHECKS_DIR" --disable-checks --enable-sanitizers --enable-werror --disable-shared \
-      >"$LOGDIR/nochecks/build.log" 2>&1 ||
-    ! make -C "$NOCHECKS_DIR/tests" badinput >>"$LOGDIR/nochecks/build.log" 2>&1; then
-    echo "FAIL nochecks build (see $LOGDIR/nochecks/build.log)"
-    tail -n 20 "$LOGDIR/nochecks/build.log" | sed 's/^/    | /'
-    nfail=$((nfail + 1))
+  build_aside nochecks "$NOCHECKS_DIR" badinput --disable-checks --enable-sanitizers --enable-werror --disable-shared ||
     return
-  fi
   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   for st in $STAGES; do
     variant_flags=()
@@ -657,15 +667,7 @@ run_tsan_all() {
   local st cfg
   mkdir -p "$LOGDIR/tsan"
   stage_t0=$(date +%s.%N)
-  echo "# tsan: building $TSAN_DIR (--enable-sanitizers=thread)"
-  if ! bash "$TOP_SRCDIR/scripts/build.sh" "$TSAN_DIR" --enable-sanitizers=thread --enable-werror \
-      >"$LOGDIR/tsan/build.log" 2>&1 ||
-    ! make -C "$TSAN_DIR/tests" mt >>"$LOGDIR/tsan/build.log" 2>&1; then
-    echo "FAIL tsan build (see $LOGDIR/tsan/build.log)"
-    tail -n 20 "$LOGDIR/tsan/build.log" | sed 's/^/    | /'
-    nfail=$((nfail + 1))
-    return
-  fi
+  build_aside tsan "$TSAN_DIR" mt --enable-sanitizers=thread --enable-werror --disable-shared || return
   export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$SRCDIR/tsan.supp" UCX_MEM_MMAP_HOOK_MODE=none
   for st in $STAGES; do
     for cfg in default $(case $st in hybrid | portals) echo STAGEPORT_PTL_MODE=host ;; ucx) echo UCX_TLS=tcp,self ;; esac); do
