@@ -37,6 +37,9 @@ const stp_stage_t stp_stages[] = {
     {"portals", &stp_net_portals_ops, &stp_core_portals_ops, &stp_ext_portals_ops, STP_OOS_TMPMD,
      "seed 000 stage 2: native Active Messages over ptl (ReqRB, credits; STAGEPORT_AM_LONG=tsr|pss) + Put/Get over "
      "ptl (STAGEPORT_PTL_MODE=offload|host)"},
+    {"firehose", &stp_net_portals_ops, &stp_core_portals_ops, &stp_ext_portals_ops, STP_OOS_FIREHOSE,
+     "seed 000 stage 3: the portals stage with out-of-segment memory registered through the firehose cache "
+     "(STAGEPORT_FH_*) instead of a temporary MD per transfer"},
 #endif
 };
 const int stp_nstages = (int)(sizeof(stp_stages) / sizeof(stp_stages[0]));
@@ -45,6 +48,7 @@ const char *const stp_oos_name[STP_OOS_COUNT] = {
     [STP_OOS_AM_COPY] = "copies through AMs",
     [STP_OOS_UCX] = "UCX's own (copies or registration cache)",
     [STP_OOS_TMPMD] = "bounce buffers + TMPMD",
+    [STP_OOS_FIREHOSE] = "bounce buffers + firehose",
 };
 
 const stp_stage_t *stp_stage;
@@ -89,4 +93,9 @@ const char *stageport_config(void) { return STP_CONFIG_STRING; }
 
 size_t stageport_am_recv_bytes(void) {
   return stp.attached && stp.core->recv_bytes ? stp.core->recv_bytes() : 0;
+}
+
+int stageport_firehose_stats(stageport_firehose_stats_t *s) {
+  if (!s || !stp.attached || !stp.net || !stp.net->firehose_stats) return -1;
+  return stp.net->firehose_stats(s);
 }

@@ -98,6 +98,8 @@ TESTS = {
                 "= 1 / message rate)"),
     "oosputbw": ("bw", "blocking put bandwidth, out-of-segment source"),
     "oosputbw-seg": ("bw", "blocking put bandwidth, in-segment source"),
+    "oosslide": ("bw", "blocking put bandwidth, out-of-segment source window moving through a buffer larger "
+                 "than the firehose stage's pinning limit"),
     "amlong": ("lat", "AM Long ping-pong round trip (RequestLong n B, ReplyLong n B; seed 002 Fig. 2, "
                "its Fig. 1 bandwidth = 2n / this)"),
     "amlongbw": ("bw", "AM Long flood bandwidth (RequestLongAsync x N, Short replies, wait for all)"),
@@ -110,7 +112,7 @@ SIZE_HEADING = {"aminject": "Q"}
 # MPI messages per operation: the one size shown per test (the nearest
 # measured one when absent)
 MSGS_SIZE = {"putlat": 8, "getlat": 8, "putbw": 65536, "amshort": 0, "ammedium": 8, "ammedbw": 4096,
-             "oosputbw": 65536, "oosputbw-seg": 65536, "amlong": 8, "amlongbw": 65536, "aminject": 64}
+             "oosputbw": 65536, "oosputbw-seg": 65536, "oosslide": 65536, "amlong": 8, "amlongbw": 65536, "aminject": 64}
 # rows stpbench emits for a selected test (-t oosputbw also gives oosputbw-seg)
 EMITS = {"oosputbw": ["oosputbw", "oosputbw-seg"]}
 

@@ -68,6 +68,8 @@ static gasnet_node_t me, peer;
 static char *lseg;             /* node 0: start of its own segment */
 static char *rseg;             /* start of the peer's segment */
 static char *oosbuf;           /* node 0: malloc'd out-of-segment source */
+static char *slidebuf;         /* node 0: oosslide's buffer (slide_bytes) */
+static size_t slide_bytes;
 static volatile long replies;  /* AM round trips completed */
 static const char *stage_name;
 static size_t inject_size = 4 << 10; /* aminject's payload (--inject-size) */
@@ -192,6 +194,48 @@ static void blocking_puts_from(char *src, size_t n, long iters) {
 static void run_oosputbw(size_t n, long iters) { blocking_puts_from(oosbuf, n, iters); }
 static void run_segputbw(size_t n, long iters) { blocking_puts_from(lseg, n, iters); }
 
+/* oosslide: a window of SLIDE_WINDOW bytes moves through slidebuf, larger
+ * than a registration cache may pin (twice the firehose stage's limit),
+ * half a window at a time; in each position SLIDE_CALLS blocking puts of n
+ * bytes cycle through the window's pieces.  So the working set changes
+ * all the time and a cache must evict, reuse and find the new set. */
+#define SLIDE_WINDOW (4 * (size_t)1 << 20)
+#define SLIDE_CALLS 256L
+static char *slide_src(size_t n, long i) {
+  size_t pieces = SLIDE_WINDOW / n, pos = (size_t)(i / SLIDE_CALLS) * (SLIDE_WINDOW / 2);
+  return slidebuf + (pos % (slide_bytes - SLIDE_WINDOW)) + (size_t)(i % SLIDE_CALLS) % pieces * n;
+}
+static void run_oosslide(size_t n, long iters) {
+  for (long i = 0; i < iters; i++) gasnet_put_bulk(peer, rseg, slide_src(n, i), n);
+}
+
+#if defined(STAGEPORT) && !defined(BENCH_REAL_GASNET)
+/* The cache's view of oosslide (firehose stage; untimed): one more run of
+ * iters calls with the cache's counters read around every call. */
+static void slide_report(size_t n, long iters) {
+  stageport_firehose_stats_t a, b, c;
+  long worst = 0, found = 0;
+  if (me != 0 || stageport_firehose_stats(&a) != 0) return;
+  c = a;
+  for (long i = 0; i < iters; i++) {
+    unsigned long long m0 = c.misses;
+    if (i % SLIDE_CALLS == 0) found = 0; /* the window moved */
+    gasnet_put_bulk(peer, rseg, slide_src(n, i), n);
+    stageport_firehose_stats(&c);
+    if (c.misses != m0) found = i % SLIDE_CALLS + 1; /* still finding the set */
+    if (found > worst) worst = found;
+  }
+  b = c;
+  printf("# oosslide %zu: cache hits %.1f%% (%llu of %ld), misses %llu, coalesces %llu, evictions %llu, "
+         "pinned peak %llu of %llu bytes%s, working set found within %ld calls of a window move (worst of %ld)\n",
+         n, 100.0 * (double)(b.hits - a.hits) / (double)iters, b.hits - a.hits, iters, b.misses - a.misses,
+         b.coalesces - a.coalesces, b.evictions - a.evictions, b.pinned_peak, b.max_pinned,
+         b.pinned_peak > b.max_pinned ? " (OVER THE LIMIT)" : "", worst, (iters + SLIDE_CALLS - 1) / SLIDE_CALLS);
+}
+#else
+static void slide_report(size_t n, long iters) { (void)n, (void)iters; }
+#endif
+
 static void run_amshort(size_t n, long iters) {
   (void)n;
   for (long i = 0; i < iters; i++) {
@@ -292,6 +336,10 @@ static const test_t tests[] = {
    "blocking gasnet_put_bulk, out-of-segment (malloc'd, fixed) source"},
   {"oosputbw-seg", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_segputbw, NULL, 0,
    "the same with an in-segment source (run with oosputbw)"},
+  {"oosslide", "oosslide", 64 * KiB, 1 * MiB, NULL, run_oosslide, NULL, 0,
+   "blocking gasnet_put_bulk from a 4 MiB window that moves half its size every 256 calls through a "
+   "malloc'd buffer twice the firehose stage's pinning limit (other stages: 512 MiB); the firehose stage "
+   "also reports the cache's hits, evictions, pinned peak and how soon it finds each new window"},
   {"amlong", "amlong", 8, 64 * KiB, long_cap, run_amlong, NULL, 0,
    "AM Long ping-pong round trip, seed 002 Fig. 1-2 (testam 'AMLong ping-pong'): gasnet_AMRequestLong0 "
    "of n bytes from node 0's segment to node 1's, whose handler answers gasnet_AMReplyLong0 of the n "
@@ -306,6 +354,15 @@ static const test_t tests[] = {
    "size column = Q"},
 };
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))
+/* oosslide's buffer: twice the firehose cache's pinning limit, 512 MiB
+ * where there is none */
+static void slide_size(size_t *bytes) {
+  *bytes = (size_t)512 << 20;
+#if defined(STAGEPORT) && !defined(BENCH_REAL_GASNET)
+  stageport_firehose_stats_t s;
+  if (stageport_firehose_stats(&s) == 0 && 2 * (size_t)s.max_pinned > SLIDE_WINDOW) *bytes = 2 * (size_t)s.max_pinned;
+#endif
+}
 #define DEFAULT_TESTS "putlat,getlat,putbw,amshort,ammedium,ammedbw,oosputbw,amlong,amlongbw,aminject"
 
 /* effective size range of a test under the options; 1 when its cap cut it */
@@ -504,6 +561,10 @@ static const char usage[] =
   "  oosputbw   blocking gasnet_put_bulk from a malloc'd out-of-segment source\n"
   "             (same address every time), 4 KiB .. 4 MiB, and the same from an\n"
   "             in-segment source (rows named oosputbw-seg)\n"
+  "  oosslide   blocking gasnet_put_bulk from a 4 MiB window moving through a\n"
+  "             buffer larger than the firehose cache may pin, 64 KiB .. 1 MiB\n"
+  "             (not in the default list); firehose stage: the cache's hit rate,\n"
+  "             pinned peak and calls to find each new window\n"
   "  amlong     AM Long ping-pong round trip (seed 002 Fig. 1-2, GASNet testam):\n"
   "             gasnet_AMRequestLong0 of n bytes segment to segment, the handler\n"
   "             answers gasnet_AMReplyLong0 of the same n bytes into node 0's\n"
@@ -630,6 +691,11 @@ int main(int argc, char **argv) {
   counting_setup();
 
   bu_report_t rep = {NULL, NULL, 0};
+  if (me == 0 && bu_list_has(o.tests ? o.tests : DEFAULT_TESTS, "oosslide")) {
+    slide_size(&slide_bytes);
+    if (!(slidebuf = malloc(slide_bytes))) die("malloc (oosslide's buffer)", -1);
+    memset(slidebuf, 1, slide_bytes);
+  }
   if (me == 0) {
     oosbuf = malloc(need);
     if (!oosbuf) die("malloc (out-of-segment buffer)", -1);
@@ -677,6 +743,7 @@ int main(int argc, char **argv) {
         bu_row_t row = {stage_name, t->name, sizes[k], bytes, ops, usec, ins >= 0 ? extra : NULL, msgs};
         bu_report_row(&rep, &row);
       }
+      if (t->run == run_oosslide) slide_report(sizes[k], iters);
     }
   }
 
@@ -684,6 +751,7 @@ int main(int argc, char **argv) {
   barrier();
   free(si);
   free(oosbuf);
+  free(slidebuf);
   gasnet_exit(0);
   return 0;
 }

@@ -35,6 +35,8 @@
  *    that a running job makes no bootstrap (MPI) calls: notify sends code
  *    to every peer without waiting; take returns 1 and a peer's code when
  *    one has arrived.  NULL: the bootstrap's notice channel.
+ *  - firehose_stats(): the registration cache's counters
+ *    (stageport_firehose_stats); -1 when the stage has none.  NULL: none.
  */
 #ifndef STP_NET_H
 #define STP_NET_H
@@ -43,12 +45,15 @@
 
 #include "stp_boot.h"
 
+struct stageport_firehose_stats;
+
 /* Out-of-segment local memory policy: how a transfer whose local buffer
  * lies outside the segment reaches the network (seed 000 sections 3.3, 5). */
 enum {
   STP_OOS_AM_COPY = 0, /* the data travels inside AMs: copied on both sides */
   STP_OOS_UCX,         /* UCX copies or registers (its own registration cache) */
   STP_OOS_TMPMD,       /* bounce buffers when small, else a temporary MD per transfer */
+  STP_OOS_FIREHOSE,    /* bounce buffers when small, else a region of the firehose cache */
   STP_OOS_COUNT
 };
 extern const char *const stp_oos_name[STP_OOS_COUNT];
@@ -68,6 +73,7 @@ typedef struct stp_net_ops {
   int (*poll)(void);
   void (*exit_notify)(int code);
   int (*exit_take)(int *code);
+  int (*firehose_stats)(struct stageport_firehose_stats *s);
 } stp_net_ops_t;
 
 #endif /* STP_NET_H */

@@ -97,7 +97,7 @@ typedef struct amslot { /* a request in flight: its ReqSB slot */
 
 typedef struct rpl { /* an RplSB buffer: a reply in flight */
   uint8_t need;      /* RP_* */
-  ptl_handle_md_t tmpmd;
+  stp_pc_oos_t oos;  /* an out-of-segment ReplyLong payload's MD */
   uint32_t next;
 } rpl_t;
 
@@ -282,7 +282,8 @@ static uint32_t reserve_reply(void) {
   pa.free_rpl = pa.rpl[ri].next;
   pa.rtokens -= 2;
   pa.rpl[ri].need = 0;
-  pa.rpl[ri].tmpmd = PTL_INVALID_HANDLE;
+  pa.rpl[ri].oos.tmpmd = PTL_INVALID_HANDLE;
+  pa.rpl[ri].oos.fhr = NULL;
   return ri;
 }
 
@@ -300,9 +301,9 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
     r->need |= RP_PAY;
     if (stp_pc_in_segment(am->src, am->nbytes)) {
       off = (ptl_size_t)((const char *)am->src - stp_pc.seg);
-    } else { /* a TMPMD (no bounce buffer: their wait could run request handlers) */
-      md = r->tmpmd = stp_pc_tmpmd_bind(am->src, am->nbytes);
-      off = 0;
+    } else { /* a TMPMD or firehose region that never waits (no bounce buffer: their wait could run request
+              * handlers) */
+      md = stp_pc_oos_hold(am->src, am->nbytes, &off, &r->oos, 0);
     }
     stp_pc_check(PtlPutRegion(md, off, am->nbytes, PTL_NO_ACK_REQ, stp_pc_target(c->src), STP_PC_RAR_PTE, 0,
                               stp_pbits(STP_PSEL_RARSRC, STP_POP_AM_RPAY, 0, c->rpl, c->lid),
@@ -543,10 +544,7 @@ static void rpl_done(uint32_t ri, uint8_t what) {
   if (STP_UNLIKELY(ri >= pa.nrpl)) stp_fatal("Portals Core: a reply's SEND_END names RplSB buffer %u", (unsigned)ri);
   r = &pa.rpl[ri];
   pa.rtokens++;
-  if ((what & RP_PAY) && r->tmpmd != PTL_INVALID_HANDLE) {
-    stp_pc_check(PtlMDUnlink(r->tmpmd), "unlinking a TMPMD");
-    r->tmpmd = PTL_INVALID_HANDLE;
-  }
+  if (what & RP_PAY) stp_pc_oos_drop(&r->oos);
   r->need &= (uint8_t)~what;
   if (!r->need) rpl_free(ri);
 }

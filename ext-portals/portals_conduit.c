@@ -2,13 +2,19 @@
  * portals_conduit.c -- the Portals conduit (portals_conduit.h): the network
  * of the stages built on ptl.  Opens the NI with the bootstrap, posts the
  * segment (RAR, RARSRC), owns SAFE_EQ, the slots, the send tokens, ReqSB and
- * the TMPMDs, and drains SAFE_EQ on every library poll.
+ * the TMPMDs or the firehose cache, and drains SAFE_EQ on every library
+ * poll.
  */
 #include "portals_conduit.h"
 
 #include <stdlib.h>
 
+#include "firehose.h"
+#include "stageport.h"
+
 stp_pc_t stp_pc;
+static fh_config_t fh_cfg; /* the firehose stage's cache limits */
+static void fh_open(void);
 
 /* ------------------------------------------------------------------ */
 /* setup and teardown                                                  */
@@ -21,7 +27,8 @@ static int pc_open(stp_net_args_t *a) {
   ptl_md_t md;
   int maxif;
 
-  if (a->oos != STP_OOS_TMPMD) stp_fatal("gasnet_attach: the Portals conduit has no out-of-segment policy %d", a->oos);
+  if (a->oos != STP_OOS_TMPMD && a->oos != STP_OOS_FIREHOSE)
+    stp_fatal("gasnet_attach: the Portals conduit has no out-of-segment policy %d", a->oos);
   if (m && !strcmp(m, "host")) iface = PTLX_IFACE_HOST;
   else if (m && !strcmp(m, "offload")) iface = PTLX_IFACE_OFFLOAD;
   else if (m && *m) stp_fatal("STAGEPORT_PTL_MODE=\"%s\": use host or offload", m);
@@ -85,6 +92,9 @@ static int pc_open(stp_net_args_t *a) {
     stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &stp_pc.sys_src), "binding the SYS source");
   }
 
+  stp_pc.xfer_max = SIZE_MAX;
+  if (a->oos == STP_OOS_FIREHOSE) fh_open();
+
   /* slots: the operations in flight, named by their index in the match bits */
   stp_pc.nslots = (uint32_t)nslots;
   stp_pc.slot = calloc(stp_pc.nslots, sizeof(*stp_pc.slot));
@@ -126,6 +136,11 @@ static int pc_segment(uintptr_t size, void **base) {
 
 static void pc_close(void) {
   if (!stp_pc.open) return;
+  if (stp_pc.fh) { /* every operation is done: its regions are idle */
+    if (stp_pc.fh_unmap_events) PtlXUnmapNotify(NULL, NULL);
+    fh_fini(stp_pc.fh);
+    stp_pc.fh = NULL;
+  }
   PtlNIFini(stp_pc.ni); /* collective: every node is exiting */
   PtlFini();
   stp_pc.open = 0;
@@ -139,7 +154,7 @@ static void pc_close(void) {
 static void slot_release(uint32_t si) {
   stp_pc_slot_t *s = &stp_pc.slot[si];
   if (s->bounce != STP_PC_NO_BOUNCE) stp_pc.bfree[stp_pc.nbfree++] = s->bounce;
-  if (s->tmpmd != PTL_INVALID_HANDLE) stp_pc_check(PtlMDUnlink(s->tmpmd), "unlinking a TMPMD");
+  stp_pc_oos_drop(&s->oos);
   s->next = stp_pc.free_slot;
   stp_pc.free_slot = si;
 }
@@ -203,7 +218,7 @@ int stp_pc_poll(void) {
 /* ------------------------------------------------------------------ */
 /* out-of-segment local memory                                         */
 /* ------------------------------------------------------------------ */
-ptl_handle_md_t stp_pc_tmpmd_bind(const void *p, size_t n) {
+static ptl_handle_md_t tmpmd_bind(const void *p, size_t n) {
   ptl_md_t md;
   ptl_handle_md_t h;
   memset(&md, 0, sizeof(md));
@@ -216,6 +231,88 @@ ptl_handle_md_t stp_pc_tmpmd_bind(const void *p, size_t n) {
   return h;
 }
 
+/* firehose's callbacks: a region is an MD like a TMPMD, kept */
+static int fh_reg(void *arg, uintptr_t base, size_t len, uint64_t *handle) {
+  (void)arg;
+  *handle = tmpmd_bind((const void *)base, len);
+  return 0;
+}
+
+static void fh_dereg(void *arg, uintptr_t base, size_t len, uint64_t handle) {
+  (void)arg, (void)base, (void)len;
+  stp_pc_check(PtlMDUnlink(handle), "unlinking a firehose region");
+}
+
+static void fh_unmapped(void *addr, ptl_size_t len, void *arg) { fh_invalidate(arg, addr, (size_t)len); }
+
+static void fh_open(void) {
+  fh_config_t c = {fh_reg, fh_dereg, NULL, GASNET_PAGESIZE, 0, 0, 0};
+  const char *why = NULL;
+  c.max_region = (size_t)stp_env_u64("STAGEPORT_FH_REGION_MAX", (uint64_t)8 << 20);
+  c.max_pinned = (size_t)stp_env_u64("STAGEPORT_FH_PINNED_MAX", (uint64_t)256 << 20);
+  c.max_regions = (size_t)stp_env_u64("STAGEPORT_FH_REGIONS", 1024);
+  /* an AM Long payload (1 MiB) is one operation: it must fit one region at
+   * any alignment */
+  if (c.max_region < ((size_t)1 << 20) + c.page || c.max_region % c.page)
+    stp_fatal("STAGEPORT_FH_REGION_MAX=%zu: a multiple of %zu, at least 1 MiB + %zu (the largest AM Long payload at "
+              "any page alignment)", c.max_region, c.page, c.page);
+  if (c.max_pinned < c.max_region)
+    stp_fatal("STAGEPORT_FH_PINNED_MAX=%zu: at least STAGEPORT_FH_REGION_MAX (%zu)", c.max_pinned, c.max_region);
+  if (c.max_regions < 1) stp_fatal("STAGEPORT_FH_REGIONS=0: at least 1");
+  if (!(stp_pc.fh = fh_init(&c, &why))) stp_fatal("firehose: %s", why ? why : "out of memory");
+  fh_cfg = c;
+  stp_pc.xfer_max = fh_max_len(stp_pc.fh);
+  /* without unmap notices a kept region could outlive its memory: then
+   * nothing is kept once its operation is done */
+  stp_pc.fh_unmap_events = PtlXUnmapNotify(fh_unmapped, stp_pc.fh) == PTL_OK;
+  fh_keep_idle(stp_pc.fh, stp_pc.fh_unmap_events);
+  stp_pc.fh_fallbacks = 0;
+}
+
+static int pc_firehose_stats(stageport_firehose_stats_t *o) {
+  fh_stats_t s;
+  if (!stp_pc.fh) return -1;
+  fh_stats(stp_pc.fh, &s);
+  memset(o, 0, sizeof(*o));
+  o->hits = s.hits;
+  o->misses = s.misses;
+  o->coalesces = s.coalesces;
+  o->evictions = s.evictions;
+  o->invalidations = s.invalidations;
+  o->fallbacks = stp_pc.fh_fallbacks;
+  o->regions = s.regions;
+  o->pinned = s.pinned;
+  o->pinned_peak = s.pinned_peak;
+  o->max_regions = fh_cfg.max_regions;
+  o->max_pinned = fh_cfg.max_pinned;
+  o->max_region = fh_cfg.max_region;
+  o->unmap_events = stp_pc.fh_unmap_events;
+  return 0;
+}
+
+ptl_handle_md_t stp_pc_oos_hold(const void *p, size_t n, ptl_size_t *off, stp_pc_oos_t *o, int may_wait) {
+  if (stp_pc.fh) {
+    unsigned spins = 0;
+    int rc;
+    while ((rc = fh_acquire(stp_pc.fh, p, n, &o->fhr)) == FH_EBUSY && may_wait) stp_wait_step(&spins);
+    if (rc == FH_OK) {
+      *off = (ptl_size_t)((uintptr_t)p - fh_region_base(o->fhr));
+      return fh_region_handle(o->fhr);
+    }
+    if (rc != FH_EBUSY) stp_fatal("firehose: registering %zu bytes at %p: %s", n, p, fh_error(stp_pc.fh));
+    stp_pc.fh_fallbacks++;
+  }
+  *off = 0;
+  return o->tmpmd = tmpmd_bind(p, n);
+}
+
+void stp_pc_oos_drop(stp_pc_oos_t *o) {
+  if (o->fhr) fh_release(stp_pc.fh, o->fhr);
+  if (o->tmpmd != PTL_INVALID_HANDLE) stp_pc_check(PtlMDUnlink(o->tmpmd), "unlinking a TMPMD");
+  o->fhr = NULL;
+  o->tmpmd = PTL_INVALID_HANDLE;
+}
+
 ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
   if (n <= stp_pc.bounce_size) {
     unsigned spins = 0;
@@ -224,9 +321,7 @@ ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_si
     *off = (ptl_size_t)s->bounce * stp_pc.bounce_size;
     return stp_pc.reqsb;
   }
-  s->tmpmd = stp_pc_tmpmd_bind(p, n);
-  *off = 0;
-  return s->tmpmd;
+  return stp_pc_oos_hold(p, n, off, &s->oos, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -258,4 +353,5 @@ const stp_net_ops_t stp_net_portals_ops = {
     .poll = stp_pc_poll,
     .exit_notify = pc_exit_notify,
     .exit_take = pc_exit_take,
+    .firehose_stats = pc_firehose_stats,
 };

@@ -19,6 +19,11 @@
  *   TMPMD     for larger out-of-segment local data: an MD bound over
  *             exactly the caller's range (pinning and registering it, as a
  *             real NIC must) and unlinked when its operation is done;
+ *   firehose  instead of TMPMDs in the `firehose` stage (seed 000 section
+ *             5): a cache of MDs bound over page-aligned regions, kept
+ *             after their operation and reused by the next one inside
+ *             (firehose/firehose.h), invalidated when the memory is
+ *             unmapped (ptl's unmap notices, UCX's memory hooks);
  *   slots     the operations in flight, named by their index in the match
  *             bits (portals_bits.h), so each event finds its slot without a
  *             search; a slot holds its bounce buffer or TMPMD until every
@@ -50,13 +55,20 @@
 #define STP_PC_NO_BOUNCE 0xffffffffu
 enum { STP_PC_NEED_SEND = 1u, STP_PC_NEED_DONE = 2u }; /* events a slot still expects */
 
+/* The out-of-segment MD an operation holds until it completes: a TMPMD or
+ * a firehose region (or neither). */
+typedef struct stp_pc_oos {
+  ptl_handle_md_t tmpmd; /* or PTL_INVALID_HANDLE */
+  struct fh_region *fhr; /* or NULL */
+} stp_pc_oos_t;
+
 typedef struct stp_pc_slot {
   void *owner;           /* what the user completes (the Extended API: its stp_op_t) */
   uint8_t need;          /* STP_PC_NEED_* still to come */
   uint8_t op;            /* the op type of its match bits: whose done() runs */
   uint32_t peer;         /* the node it goes to (for failure reports) */
   uint32_t bounce;       /* bounce buffer index, or STP_PC_NO_BOUNCE */
-  ptl_handle_md_t tmpmd; /* or PTL_INVALID_HANDLE */
+  stp_pc_oos_t oos;      /* a TMPMD or firehose region, when neither segment nor bounce buffer */
   void *copy_to;         /* a get through a bounce buffer: the caller's buffer */
   size_t len;
   uint32_t next; /* free list */
@@ -87,6 +99,11 @@ typedef struct stp_pc {
   char *bounce;
   size_t bounce_size;
   uint32_t nbounce, *bfree, nbfree;
+  /* the firehose cache (the firehose stage), or NULL: TMPMDs */
+  struct fh *fh;
+  size_t xfer_max;          /* the most one operation's local MD may cover (firehose: a region's worth) */
+  unsigned long long fh_fallbacks; /* replies that found the cache full and took a TMPMD */
+  int fh_unmap_events;      /* unmapped memory is reported: idle regions may be kept */
   /* remote completion, per op type (STP_POP_*); local completion (SEND_END)
    * for op types that want it */
   stp_pc_done_fn done[STP_PBITS_MAX_OP + 1];
@@ -121,7 +138,8 @@ static inline uint32_t stp_pc_slot_get(void *owner, unsigned op, uint32_t peer, 
   s->op = (uint8_t)op;
   s->peer = peer;
   s->bounce = STP_PC_NO_BOUNCE;
-  s->tmpmd = PTL_INVALID_HANDLE;
+  s->oos.tmpmd = PTL_INVALID_HANDLE;
+  s->oos.fhr = NULL;
   s->copy_to = NULL;
   return si;
 }
@@ -131,12 +149,17 @@ static inline int stp_pc_in_segment(const void *p, size_t n) {
   return a >= b && n <= stp_pc.seglen && a - b <= stp_pc.seglen - n;
 }
 
+/* An MD over out-of-segment [p, p+n), n <= stp_pc.xfer_max, held in *o
+ * until stp_pc_oos_drop: a TMPMD bound over exactly the range (pinned and
+ * registered), or in the firehose stage a cached region around it (*off:
+ * where p is in it).  may_wait: when every region is in use, drain (the
+ * library's poll) until one comes back; else (a reply, which must not run
+ * request handlers) take a TMPMD.  Events go to SAFE_EQ. */
+ptl_handle_md_t stp_pc_oos_hold(const void *p, size_t n, ptl_size_t *off, stp_pc_oos_t *o, int may_wait);
+void stp_pc_oos_drop(stp_pc_oos_t *o);
 /* The local MD and offset of slot s for [p, p+n): RARSRC inside the
  * segment, else a bounce buffer (small: the caller copies into
- * stp_pc.bounce + *off) or a TMPMD bound over exactly the range. */
-/* A TMPMD over exactly [p, p+n) (pinned and registered; never waits),
- * events to SAFE_EQ; the user unlinks it when its operation is done. */
-ptl_handle_md_t stp_pc_tmpmd_bind(const void *p, size_t n);
+ * stp_pc.bounce + *off) or stp_pc_oos_hold's. */
 ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off);
 static inline ptl_handle_md_t stp_pc_local_md(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
   if (STP_LIKELY(stp_pc_in_segment(p, n))) {

@@ -28,7 +28,7 @@ static int portals_attach(void) {
   return GASNET_OK;
 }
 
-static void portals_put(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk) {
+static void put1(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk) {
   unsigned kind = bulk ? STP_POP_PUT_BULK : STP_POP_PUT;
   uint32_t si = stp_pc_slot_get(op, kind, node, STP_PC_NEED_SEND | STP_PC_NEED_DONE);
   stp_pc_slot_t *s = &stp_pc.slot[si];
@@ -46,7 +46,7 @@ static void portals_put(stp_op_t *op, gasnet_node_t node, void *dst, const void 
   }
 }
 
-static void portals_get(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n) {
+static void get1(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n) {
   uint32_t si = stp_pc_slot_get(op, STP_POP_GET, node, STP_PC_NEED_DONE);
   stp_pc_slot_t *s = &stp_pc.slot[si];
   ptl_size_t off;
@@ -59,6 +59,20 @@ static void portals_get(stp_op_t *op, void *dst, gasnet_node_t node, const void 
   stp_pc_check(PtlGetRegion(md, off, n, stp_pc_target(node), STP_PC_RAR_PTE, 0,
                             stp_pbits(STP_PSEL_RAR, STP_POP_GET, 0, si, 0), stp_pc_roff(node, src)),
                "PtlGetRegion");
+}
+
+/* A transfer longer than one local MD may cover (a firehose region) goes
+ * in pieces, each its own slot. */
+static void portals_put(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk) {
+  size_t k = stp_pc.xfer_max;
+  for (; STP_UNLIKELY(n > k); n -= k, dst = (char *)dst + k, src = (const char *)src + k) put1(op, node, dst, src, k, bulk);
+  put1(op, node, dst, src, n, bulk);
+}
+
+static void portals_get(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n) {
+  size_t k = stp_pc.xfer_max;
+  for (; STP_UNLIKELY(n > k); n -= k, dst = (char *)dst + k, src = (const char *)src + k) get1(op, dst, node, src, k);
+  get1(op, dst, node, src, n);
 }
 
 const stp_ext_ops_t stp_ext_portals_ops = {

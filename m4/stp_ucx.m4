@@ -12,7 +12,7 @@ AC_DEFUN([STP_CHECK_UCX], [
       PKG_CHECK_MODULES([UCX], [ucx >= 1.10], [stp_have_ucx=yes], [stp_have_ucx=no])],
     [
       UCX_CFLAGS="-I$with_ucx/include"
-      UCX_LIBS="-L$with_ucx/lib -Wl,-rpath,$with_ucx/lib -lucp -luct -lucs"
+      UCX_LIBS="-L$with_ucx/lib -Wl,-rpath,$with_ucx/lib -lucp -luct -lucs -lucm"
       stp_have_ucx=yes])
   AS_IF([test "x$stp_have_ucx" = xyes], [
     stp_save_CFLAGS="$CFLAGS"; stp_save_LIBS="$LIBS"

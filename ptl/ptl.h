@@ -503,6 +503,16 @@ int PtlXNIMode(ptl_handle_ni_t ni_handle, ptl_interface_t *mode);
 int PtlXMemAlloc(ptl_handle_ni_t ni_handle, ptl_size_t length, void **addr);
 int PtlXMemFree(ptl_handle_ni_t ni_handle, void *addr);
 
+/* Unmap notices: cb(addr, len, arg) whenever a range of this process's
+ * memory is unmapped (munmap, mremap, brk, a free() that returns memory
+ * to the system), from the unmapping thread, before it is gone -- what a
+ * registration cache needs so that it never hands out a registration of
+ * memory that was replaced (UCX's memory hooks).  cb must not call ptl or
+ * UCX, nor map or unmap memory.  One subscriber per process.  PTL_OK;
+ * PTL_FAIL when the hooks are unavailable (UCX_MEM_MMAP_HOOK_MODE=none)
+ * or taken.  cb NULL: unsubscribe. */
+int PtlXUnmapNotify(void (*cb)(void *addr, ptl_size_t len, void *arg), void *arg);
+
 #ifdef __cplusplus
 }
 #endif

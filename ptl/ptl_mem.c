@@ -111,3 +111,28 @@ void ptl_mem_fini(ptl_ni_t *ni) {
     free(m);
   }
 }
+
+/* ---------------------------------------------------------------- unmap notices */
+static struct {
+  void (*cb)(void *addr, ptl_size_t len, void *arg);
+  void *arg;
+} unmap_note;
+
+static void unmap_fwd(void *addr, size_t len, void *arg) {
+  (void)arg;
+  unmap_note.cb(addr, (ptl_size_t)len, unmap_note.arg);
+}
+
+int PtlXUnmapNotify(void (*cb)(void *addr, ptl_size_t len, void *arg), void *arg) {
+  if (!cb) {
+    if (unmap_note.cb) stp_ucx_unmap_events_off(unmap_fwd, NULL);
+    unmap_note.cb = NULL;
+    return PTL_OK;
+  }
+  if (unmap_note.cb) return PTL_FAIL;
+  unmap_note.cb = cb;
+  unmap_note.arg = arg;
+  if (stp_ucx_unmap_events(unmap_fwd, NULL) == UCS_OK) return PTL_OK;
+  unmap_note.cb = NULL;
+  return PTL_FAIL;
+}

@@ -7,7 +7,7 @@
 # its own files and any directory of a LOWER layer, never one of its own
 # layer (backends do not reach into each other) or above:
 #
-#   0  boot credits          bootstrap interface + MPI launcher; credit accounting
+#   0  boot credits firehose bootstrap interface + MPI launcher; credit accounting; registration cache
 #   1  ucx                   the UCX module
 #   2  ptl                   the Portals emulation (its tests and bench too)
 #   3  common include        the runtime and seams; the public headers
@@ -30,7 +30,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-}
 
 declare -A layer=(
-  [boot]=0 [credits]=0 [ucx]=1 [ptl]=2 [common]=3 [include]=3
+  [boot]=0 [credits]=0 [firehose]=0 [ucx]=1 [ptl]=2 [common]=3 [include]=3
   [net-ucx]=4 [core-mpi]=5 [core-ucx]=5 [ext-ref]=5 [ext-ucx]=5 [ext-portals]=5 [api]=6
 )
 bad=0

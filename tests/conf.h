@@ -232,6 +232,7 @@ void conf_am_register(gasnet_handlerentry_t *table);
   X(seg_edges, "conf_xfer.c", "transfers and Long AMs touching the first and last bytes of a segment")      \
   X(put_reuse, "conf_xfer.c", "non-bulk puts: source overwritten after return")                           \
   X(visibility, "conf_xfer.c", "nbi puts + sync + barrier visible to gets and loads everywhere")          \
+  X(oos_reuse, "conf_xfer.c", "out-of-segment memory unmapped (or freed) and mapped again at the same address")  \
   X(barrier_anon, "conf_barrier.c", "anonymous barriers synchronize")                                      \
   X(barrier_named, "conf_barrier.c", "named barriers with matching ids")                                   \
   X(barrier_mismatch, "conf_barrier.c", "different ids: every node gets a mismatch")                       \

@@ -739,7 +739,7 @@ void conf_am_register(gasnet_handlerentry_t *table) {
 void conf_test_am_recv_bytes(void) {
 #ifdef STAGEPORT
   size_t b = stageport_am_recv_bytes(), min = gasnet_AMMaxMedium();
-  if (!strcmp(stageport_stage(), "portals")) min = 2 * (size_t)conf_nodes * 33 * 256;
+  if (!strcmp(stageport_stage(), "portals") || !strcmp(stageport_stage(), "firehose")) min = 2 * (size_t)conf_nodes * 33 * 256;
   CHECK(b >= min, "stageport_am_recv_bytes() = %zu on stage %s, expected at least %zu", b, stageport_stage(), min);
   if (conf_me == 0) printf("# am_recv_bytes: stage %s, %u nodes: %zu bytes\n", stageport_stage(), (unsigned)conf_nodes, b);
 #endif

@@ -2,7 +2,8 @@
  * conf_xfer.c -- Extended API subtests: every put/get/memset/value variant
  * over a table of sizes, alignments and local buffer kinds, to every node
  * including this one; every synchronization call; access regions; more
- * than 2^16-1 outstanding operations; source reuse; visibility.
+ * than 2^16-1 outstanding operations; source reuse; visibility;
+ * out-of-segment memory unmapped and mapped again at the same address.
  *
  * Data is checked twice: by the initiator (a blocking get of what it put,
  * or the bytes it got, with guard bytes around) and by the target, which
@@ -11,7 +12,12 @@
  */
 #include "conf.h"
 
+#include <errno.h>
 #include <sched.h>
+#include <sys/mman.h>
+#if __has_include(<stageport.h>)
+#include <stageport.h>
+#endif
 
 #define BG 0xEE /* background of destination areas */
 #define LG 0xA5 /* background of local get buffers */
@@ -1011,4 +1017,114 @@ void conf_test_seg_edges(void) {
     CHECK_OK(gasnet_AMRequestLong2(t, conf_h(HID_COUNT), buf, sizeof(buf), at_end ? end - sizeof(buf) : base, seed, 1));
   }
   CONF_WAIT(conf_cnt.count >= 2); /* from the left neighbour */
+}
+
+/* ------------------------------------------------------------------ */
+/* out-of-segment memory freed and reused                              */
+/* ------------------------------------------------------------------ */
+/* Map n bytes at want (NULL: anywhere); the mapping, or NULL. */
+static void *map_at(void *want, size_t n) {
+  int fl = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_FIXED_NOREPLACE
+  if (want) fl |= MAP_FIXED_NOREPLACE;
+#endif
+  void *p = mmap(want, n, PROT_READ | PROT_WRITE, fl, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+#ifdef STAGEPORT
+static int fh_stats(stageport_firehose_stats_t *s) { return stageport_firehose_stats(s); }
+#else
+typedef struct {
+  unsigned long long misses, invalidations;
+  int unmap_events;
+} stageport_firehose_stats_t;
+static int fh_stats(stageport_firehose_stats_t *s) { return (void)s, -1; }
+#endif
+
+/* A stage that keeps registrations of out-of-segment memory (firehose)
+ * must never use one after its memory was unmapped and other memory mapped
+ * at the same address: put from, and get into, a mapping; unmap it; map new
+ * memory at the same address with other contents; the same transfers must
+ * carry the new bytes.  Through free() and malloc() as well.  Where the
+ * stage reports a cache, the unmapping must have invalidated the old
+ * region and the transfer after it must have registered anew. */
+void conf_test_oos_reuse(void) {
+  static const size_t sizes[] = {65536, 1048579, (size_t)3 << 20};
+  const uint32_t tag = 9100;
+  gasnet_node_t t = (conf_me + 1) % conf_nodes;
+  uint8_t *dst = AREA(t, conf_me), *mine = MYSCRATCH;
+  for (int k = 0; k < (int)ARRAY_LEN(sizes); k++) {
+    size_t n = sizes[k], len = (n + PAGE - 1) / PAGE * PAGE;
+    if (n > HALF) n = HALF;
+    for (int round = 0; round < 2; round++) {
+      stageport_firehose_stats_t a, b;
+      int have = fh_stats(&a) == 0;
+      uint8_t *p = map_at(NULL, len), *q;
+      uint32_t s0 = conf_seed(conf_me, t, (uint32_t)k, tag + (uint32_t)round), s1 = s0 ^ 0x5a5a5a5au;
+      if (!p) {
+        conf_fail("mmap of %zu bytes: errno %d", len, errno);
+        return;
+      }
+      conf_fill(p + 1, n - 1, s0);
+      /* round 0: the mapping is the source of a put; round 1: the
+       * destination of a get (both twice, so a cache keeps the region) */
+      for (int rep = 0; rep < 2; rep++) {
+        if (round == 0) {
+          gasnet_put_bulk(t, dst, p + 1, n - 1);
+        } else {
+          gasnet_put_bulk(t, dst, p + 1, n - 1); /* what the get will read */
+          memset(p, 0, len);
+          gasnet_get_bulk(p + 1, t, dst, n - 1);
+          conf_check_pat(p + 1, n - 1, s0, "get of %zu bytes into a mapping", n - 1);
+        }
+      }
+      gasnet_get_bulk(mine, t, dst, n - 1);
+      conf_check_pat(mine, n - 1, s0, "put of %zu bytes from a mapping", n - 1);
+      if (munmap(p, len)) conf_fail("munmap: errno %d", errno);
+      q = map_at(p, len);
+      if (!q || q != p) { /* taken meanwhile: the case cannot be made here */
+        if (q) munmap(q, len);
+        if (k == 0 && round == 0) printf("# oos_reuse: node %u: address %p not free again, case skipped\n", (unsigned)conf_me, (void *)p);
+        continue;
+      }
+      conf_fill(q + 1, n - 1, s1);
+      if (round == 0) {
+        gasnet_put_bulk(t, dst, q + 1, n - 1);
+        gasnet_get_bulk(mine, t, dst, n - 1);
+        conf_check_pat(mine, n - 1, s1, "put of %zu bytes from memory mapped again at the same address", n - 1);
+      } else {
+        conf_fill(mine, n - 1, s1);
+        gasnet_put_bulk(t, dst, mine, n - 1);
+        memset(q, 0, len);
+        gasnet_get_bulk(q + 1, t, dst, n - 1);
+        conf_check_pat(q + 1, n - 1, s1, "get of %zu bytes into memory mapped again at the same address", n - 1);
+      }
+      if (have && fh_stats(&b) == 0 && b.unmap_events) {
+        CHECK(b.invalidations > a.invalidations, "%zu bytes: unmapping a cached region invalidated nothing "
+              "(invalidations %llu -> %llu)", n, a.invalidations, b.invalidations);
+        CHECK(b.misses >= a.misses + 2, "%zu bytes: the memory mapped again was not registered anew "
+              "(misses %llu -> %llu)", n, a.misses, b.misses);
+      }
+      munmap(q, len);
+    }
+    /* free() and malloc(): the allocator may give the address back */
+    {
+      uint8_t *m = malloc(n), *m2;
+      uint32_t s2 = conf_seed(conf_me, t, (uint32_t)k, tag + 7);
+      if (!m) continue;
+      conf_fill(m, n, s2);
+      gasnet_put_bulk(t, dst, m, n);
+      gasnet_put_bulk(t, dst, m, n);
+      free(m);
+      m2 = malloc(n);
+      if (!m2) continue;
+      conf_fill(m2, n, s2 ^ 0x33333333u);
+      gasnet_put_bulk(t, dst, m2, n);
+      gasnet_get_bulk(mine, t, dst, n);
+      conf_check_pat(mine, n, s2 ^ 0x33333333u, "put of %zu bytes from malloc()'d memory after a free() (%s address)", n,
+                     m2 == m ? "same" : "another");
+      free(m2);
+    }
+  }
 }

@@ -105,6 +105,17 @@ void stp_ucx_region_unmap(stp_ucx_t *u, stp_ucx_region_t *r);
 /* The region's packed remote key, packed on first use and kept. */
 ucs_status_t stp_ucx_region_rkey(stp_ucx_t *u, stp_ucx_region_t *r);
 
+/* Memory events (UCM, UCX's memory hooks): cb(addr, len, arg) whenever a
+ * range leaves the address space -- munmap, the old range of an mremap, a
+ * shrinking brk, hence also a free() that gives memory back -- from
+ * whichever thread unmaps, before the range is gone.  cb must not call
+ * into UCX or map/unmap memory.  UCS_OK, or the status that says why
+ * not (hooks turned off: UCX_MEM_MMAP_HOOK_MODE=none, ...); then nothing
+ * is reported and the caller must not cache registrations.  Off again
+ * with stp_ucx_unmap_events_off (same cb and arg). */
+ucs_status_t stp_ucx_unmap_events(void (*cb)(void *addr, size_t len, void *arg), void *arg);
+void stp_ucx_unmap_events_off(void (*cb)(void *addr, size_t len, void *arg), void *arg);
+
 /* A peer's packed key, unpacked for an endpoint (of any worker of u). */
 ucs_status_t stp_ucx_rkey_unpack(stp_ucx_t *u, ucp_ep_h ep, const void *packed, ucp_rkey_h *rkey);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucm/api/ucm.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ pinning */
@@ -251,4 +252,33 @@ void stp_ucx_remote_release(stp_ucx_t *u, stp_ucx_remote_t *remote) {
       ucp_rkey_destroy(remote[i].rkey);
       remote[i].rkey = NULL;
     }
+}
+
+/* ------------------------------------------------------------------ memory events */
+/* One subscriber (the registration cache of the process). */
+static struct {
+  void (*cb)(void *addr, size_t len, void *arg);
+  void *arg;
+} unmap_sub;
+
+static void unmap_event(ucm_event_type_t type, ucm_event_t *ev, void *arg) {
+  (void)arg;
+  if (type == UCM_EVENT_VM_UNMAPPED && unmap_sub.cb)
+    unmap_sub.cb(ev->vm_unmapped.address, ev->vm_unmapped.size, unmap_sub.arg);
+}
+
+ucs_status_t stp_ucx_unmap_events(void (*cb)(void *addr, size_t len, void *arg), void *arg) {
+  ucs_status_t st;
+  if (unmap_sub.cb) return UCS_ERR_BUSY;
+  unmap_sub.cb = cb;
+  unmap_sub.arg = arg;
+  st = ucm_set_event_handler(UCM_EVENT_VM_UNMAPPED, 1000, unmap_event, NULL);
+  if (st != UCS_OK) unmap_sub.cb = NULL;
+  return st;
+}
+
+void stp_ucx_unmap_events_off(void (*cb)(void *addr, size_t len, void *arg), void *arg) {
+  if (unmap_sub.cb != cb || unmap_sub.arg != arg) return;
+  ucm_unset_event_handler(UCM_EVENT_VM_UNMAPPED, unmap_event, NULL);
+  unmap_sub.cb = NULL;
 }
