@@ -194,46 +194,60 @@ static void blocking_puts_from(char *src, size_t n, long iters) {
 static void run_oosputbw(size_t n, long iters) { blocking_puts_from(oosbuf, n, iters); }
 static void run_segputbw(size_t n, long iters) { blocking_puts_from(lseg, n, iters); }
 
-/* oosslide: a window of SLIDE_WINDOW bytes moves through slidebuf, larger
- * than a registration cache may pin (twice the firehose stage's limit),
- * half a window at a time; in each position SLIDE_CALLS blocking puts of n
- * bytes cycle through the window's pieces.  So the working set changes
- * all the time and a cache must evict, reuse and find the new set. */
+/* oosslide: a window of SLIDE_WINDOW bytes moves through slidebuf, twice
+ * what a registration cache may pin (the firehose stage's limit); in each
+ * position two passes of blocking puts of n bytes go through the window's
+ * pieces, then it moves on by half its size, wrapping at the end of the
+ * buffer.  The position carries over from run to run, so the whole
+ * measurement sweeps the buffer: the working set changes all the time and
+ * a cache must evict, reuse and find each new set. */
 #define SLIDE_WINDOW (4 * (size_t)1 << 20)
-#define SLIDE_CALLS 256L
-static char *slide_src(size_t n, long i) {
-  size_t pieces = SLIDE_WINDOW / n, pos = (size_t)(i / SLIDE_CALLS) * (SLIDE_WINDOW / 2);
-  return slidebuf + (pos % (slide_bytes - SLIDE_WINDOW)) + (size_t)(i % SLIDE_CALLS) % pieces * n;
+static size_t slide_pos; /* the window's offset in slidebuf */
+static size_t slide_k;   /* calls made in this position */
+/* The next call's source; *moved: the window moved for it. */
+static char *slide_next(size_t n, int *moved) {
+  size_t pieces = SLIDE_WINDOW / n;
+  *moved = slide_k >= 2 * pieces;
+  if (*moved) {
+    slide_k = 0;
+    slide_pos += SLIDE_WINDOW / 2;
+    if (slide_pos + SLIDE_WINDOW > slide_bytes) slide_pos = 0;
+  }
+  return slidebuf + slide_pos + slide_k++ % pieces * n;
 }
 static void run_oosslide(size_t n, long iters) {
-  for (long i = 0; i < iters; i++) gasnet_put_bulk(peer, rseg, slide_src(n, i), n);
+  int moved;
+  for (long i = 0; i < iters; i++) gasnet_put_bulk(peer, rseg, slide_next(n, &moved), n);
 }
 
 #if defined(STAGEPORT) && !defined(BENCH_REAL_GASNET)
-/* The cache's view of oosslide (firehose stage; untimed): one more run of
- * iters calls with the cache's counters read around every call. */
-static void slide_report(size_t n, long iters) {
-  stageport_firehose_stats_t a, b, c;
-  long worst = 0, found = 0;
+/* The cache's view of oosslide (firehose stage; untimed): one sweep of the
+ * whole buffer, the cache's counters read around every call; how many
+ * calls after each move the last miss came (the set found). */
+static void slide_report(size_t n) {
+  stageport_firehose_stats_t a, c;
+  long calls = (long)(slide_bytes / (SLIDE_WINDOW / 2)) * 2 * (long)(SLIDE_WINDOW / n), worst = 0, found = 0, k = 0;
+  long moves = 0;
+  int moved;
   if (me != 0 || stageport_firehose_stats(&a) != 0) return;
   c = a;
-  for (long i = 0; i < iters; i++) {
+  for (long i = 0; i < calls; i++, k++) {
     unsigned long long m0 = c.misses;
-    if (i % SLIDE_CALLS == 0) found = 0; /* the window moved */
-    gasnet_put_bulk(peer, rseg, slide_src(n, i), n);
+    char *src = slide_next(n, &moved);
+    if (moved) k = 0, found = 0, moves++;
+    gasnet_put_bulk(peer, rseg, src, n);
     stageport_firehose_stats(&c);
-    if (c.misses != m0) found = i % SLIDE_CALLS + 1; /* still finding the set */
+    if (c.misses != m0) found = k + 1;
     if (found > worst) worst = found;
   }
-  b = c;
-  printf("# oosslide %zu: cache hits %.1f%% (%llu of %ld), misses %llu, coalesces %llu, evictions %llu, "
-         "pinned peak %llu of %llu bytes%s, working set found within %ld calls of a window move (worst of %ld)\n",
-         n, 100.0 * (double)(b.hits - a.hits) / (double)iters, b.hits - a.hits, iters, b.misses - a.misses,
-         b.coalesces - a.coalesces, b.evictions - a.evictions, b.pinned_peak, b.max_pinned,
-         b.pinned_peak > b.max_pinned ? " (OVER THE LIMIT)" : "", worst, (iters + SLIDE_CALLS - 1) / SLIDE_CALLS);
+  printf("# oosslide %zu: one sweep of %zu MiB (%ld calls, %ld window moves): cache hits %.1f%%, misses %llu, "
+         "coalesces %llu, evictions %llu, pinned peak %llu of %llu bytes%s; each new window found within %ld calls\n",
+         n, slide_bytes >> 20, calls, moves, 100.0 * (double)(c.hits - a.hits) / (double)calls, c.misses - a.misses,
+         c.coalesces - a.coalesces, c.evictions - a.evictions, c.pinned_peak, c.max_pinned,
+         c.pinned_peak > c.max_pinned ? " (OVER THE LIMIT)" : "", worst);
 }
 #else
-static void slide_report(size_t n, long iters) { (void)n, (void)iters; }
+static void slide_report(size_t n) { (void)n; }
 #endif
 
 static void run_amshort(size_t n, long iters) {
@@ -337,8 +351,9 @@ static const test_t tests[] = {
   {"oosputbw-seg", "oosputbw", 4 * KiB, 4 * MiB, NULL, run_segputbw, NULL, 0,
    "the same with an in-segment source (run with oosputbw)"},
   {"oosslide", "oosslide", 64 * KiB, 1 * MiB, NULL, run_oosslide, NULL, 0,
-   "blocking gasnet_put_bulk from a 4 MiB window that moves half its size every 256 calls through a "
-   "malloc'd buffer twice the firehose stage's pinning limit (other stages: 512 MiB); the firehose stage "
+   "blocking gasnet_put_bulk from a 4 MiB window (two passes over its pieces, then it moves by half its "
+   "size, carrying over between runs) through a malloc'd buffer twice the firehose stage's pinning limit "
+   "(other stages: 512 MiB); the firehose stage "
    "also reports the cache's hits, evictions, pinned peak and how soon it finds each new window"},
   {"amlong", "amlong", 8, 64 * KiB, long_cap, run_amlong, NULL, 0,
    "AM Long ping-pong round trip, seed 002 Fig. 1-2 (testam 'AMLong ping-pong'): gasnet_AMRequestLong0 "
@@ -360,7 +375,7 @@ static void slide_size(size_t *bytes) {
   *bytes = (size_t)512 << 20;
 #if defined(STAGEPORT) && !defined(BENCH_REAL_GASNET)
   stageport_firehose_stats_t s;
-  if (stageport_firehose_stats(&s) == 0 && 2 * (size_t)s.max_pinned > SLIDE_WINDOW) *bytes = 2 * (size_t)s.max_pinned;
+  if (stageport_firehose_stats(&s) == 0 && 2 * (size_t)s.max_pinned > 2 * SLIDE_WINDOW) *bytes = 2 * (size_t)s.max_pinned;
 #endif
 }
 #define DEFAULT_TESTS "putlat,getlat,putbw,amshort,ammedium,ammedbw,oosputbw,amlong,amlongbw,aminject"
@@ -743,7 +758,7 @@ int main(int argc, char **argv) {
         bu_row_t row = {stage_name, t->name, sizes[k], bytes, ops, usec, ins >= 0 ? extra : NULL, msgs};
         bu_report_row(&rep, &row);
       }
-      if (t->run == run_oosslide) slide_report(sizes[k], iters);
+      if (t->run == run_oosslide) slide_report(sizes[k]);
     }
   }
 

@@ -1,8 +1,10 @@
 /*
  * firehose.c -- the registration cache of firehose.h.
  *
- * Lookup: the valid regions (disjoint, page aligned) in an array sorted by
- * base; a hit is a binary search (O(log n)) or the last hit's region, no
+ * Lookup: the valid regions (page aligned, none containing another, so
+ * bases are unique) in an array sorted by base; a hit is a binary search
+ * (O(log n)) then a short walk down over the regions that could reach the
+ * address (overlapping ones: at most a few), or the last hit's region; no
  * allocation.  Misses, invalidations and coalescing memmove the array:
  * O(n) pointer moves for n <= max_regions, cheap next to a reg() call.
  * Each region is on at most one list: the LRU (idle and valid, least
@@ -96,18 +98,35 @@ static int fail(fh_t *fh, int rc, const char *fmt, ...) {
   return rc;
 }
 
-/* The index of the first lookup entry ending after a (n if none). */
-static size_t lk_first_after(const fh_t *fh, uintptr_t a) {
+/* The index of the first lookup entry with base >= a (nlk if none).  Bases
+ * are unique (no valid region contains another), so this is also where a
+ * region is found. */
+static size_t lk_lower(const fh_t *fh, uintptr_t a) {
   size_t lo = 0, hi = fh->nlk;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    const fh_region_t *r = fh->lk[mid];
-    if (r->base + r->len <= a)
+    if (fh->lk[mid]->base < a)
       lo = mid + 1;
     else
       hi = mid;
   }
   return lo;
+}
+
+/* The first index of a region that could reach address a (base > a -
+ * max_region): regions before it end at or below a. */
+static size_t lk_reach(const fh_t *fh, uintptr_t a) {
+  return lk_lower(fh, a >= fh->cfg.max_region ? a - fh->cfg.max_region + 1 : 0);
+}
+
+/* A valid region containing [a, b), or NULL. */
+static fh_region_t *lk_find(const fh_t *fh, uintptr_t a, uintptr_t b) {
+  for (size_t k = lk_lower(fh, a + 1); k-- > 0;) {
+    fh_region_t *r = fh->lk[k];
+    if (r->base + fh->cfg.max_region <= a) break; /* too far below to reach a */
+    if (r->base + r->len >= b) return r;
+  }
+  return NULL;
 }
 
 static void lk_remove(fh_t *fh, size_t i, size_t n) {
@@ -171,12 +190,16 @@ static void apply_pending(fh_t *fh) {
     lk_retire(fh, 0, fh->nlk, ST_INVALID);
     return;
   }
-  for (size_t k = 0; k < n; k++) {
-    size_t i = lk_first_after(fh, pend[k].lo), j = i;
-    while (j < fh->nlk && fh->lk[j]->base < pend[k].hi) j++;
-    fh->st.invalidations += j - i;
-    lk_retire(fh, i, j - i, ST_INVALID);
-  }
+  for (size_t k = 0; k < n; k++)
+    for (size_t i = lk_reach(fh, pend[k].lo); i < fh->nlk && fh->lk[i]->base < pend[k].hi;) {
+      fh_region_t *r = fh->lk[i];
+      if (r->base + r->len <= pend[k].lo) {
+        i++;
+        continue;
+      }
+      fh->st.invalidations++;
+      lk_retire(fh, i, 1, ST_INVALID);
+    }
 }
 
 static inline void apply_pending_if_any(fh_t *fh) {
@@ -225,30 +248,32 @@ void fh_fini(fh_t *fh) {
   free(fh);
 }
 
-/* The plan of a miss: the new region [lo, hi) replaces lookup entries [i, j). */
-static void plan(const fh_t *fh, uintptr_t lo, uintptr_t hi, uintptr_t *plo, uintptr_t *phi, size_t *pi, size_t *pj,
-                 int *absorbed) {
-  size_t maxr = fh->cfg.max_region, i = lk_first_after(fh, lo), j = i;
+/* The plan of a miss for the page span [lo, hi): the new region [*plo,
+ * *phi) is the span grown to the union of every region that overlaps or
+ * touches it, one region at a time while the union fits max_region
+ * (iterated: a region taken in may bring its own neighbours); a region
+ * that would make it too long, or that is longer than the span itself,
+ * is left out, overlapping or not.  The new
+ * region then replaces the lookup entries [*pi, *pj): every region it
+ * contains.  Those are contiguous in base order, and the new region
+ * contains no other and is contained in none (that would have been a
+ * hit), so no valid region ever contains another. */
+static void plan(const fh_t *fh, uintptr_t lo, uintptr_t hi, uintptr_t *plo, uintptr_t *phi, size_t *pi, size_t *pj) {
+  size_t maxr = fh->cfg.max_region, i, j;
   uintptr_t ulo = lo, uhi = hi;
-  /* Regions overlapping the span are disjoint and sorted: one pass takes them all, or none (span alone). */
-  while (j < fh->nlk && fh->lk[j]->base < hi) j++;
-  if (j > i) {
-    if (fh->lk[i]->base < ulo) ulo = fh->lk[i]->base;
-    if (fh->lk[j - 1]->base + fh->lk[j - 1]->len > uhi) uhi = fh->lk[j - 1]->base + fh->lk[j - 1]->len;
-    if (uhi - ulo > maxr) ulo = lo, uhi = hi;
-  }
-  if (uhi - ulo == hi - lo || j == i) {
-    /* Then the adjacent ones, one at a time while the union fits: a sequential walk past a full region starts
-     * a new one and grows it. */
-    for (int grew = 1; grew;) {
-      grew = 0;
-      if (i > 0 && fh->lk[i - 1]->base + fh->lk[i - 1]->len == ulo && uhi - fh->lk[i - 1]->base <= maxr)
-        ulo = fh->lk[--i]->base, grew = 1;
-      if (j < fh->nlk && fh->lk[j]->base == uhi && fh->lk[j]->base + fh->lk[j]->len - ulo <= maxr)
-        uhi = fh->lk[j]->base + fh->lk[j]->len, j++, grew = 1;
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (size_t k = lk_reach(fh, ulo > 0 ? ulo - 1 : 0); k < fh->nlk && fh->lk[k]->base <= uhi; k++) {
+      const fh_region_t *r = fh->lk[k];
+      uintptr_t nlo = r->base < ulo ? r->base : ulo, nhi = r->base + r->len > uhi ? r->base + r->len : uhi;
+      /* a region longer than the span is left as it is (re-registering it would cost more than the miss
+       * itself: a sequential walk would register its whole past again at every step) */
+      if (r->base + r->len < ulo || (nlo == ulo && nhi == uhi) || nhi - nlo > maxr || r->len > hi - lo) continue;
+      ulo = nlo, uhi = nhi, grew = 1;
     }
   }
-  *absorbed = j > i; /* the regions [i, j) go into the new one (or are retired under it) */
+  i = lk_lower(fh, ulo);
+  for (j = i; j < fh->nlk && fh->lk[j]->base < uhi && fh->lk[j]->base + fh->lk[j]->len <= uhi;) j++;
   *plo = ulo, *phi = uhi, *pi = i, *pj = j;
 }
 
@@ -256,7 +281,7 @@ int fh_acquire(fh_t *fh, const void *p, size_t len, fh_region_t **out) {
   uintptr_t a = (uintptr_t)p, lo, hi, ulo, uhi;
   size_t i, j, page, nidle = 0, idle_bytes = 0, nearly = 0, absorbed_idle_left;
   fh_region_t *r, *nr;
-  int absorbed, rc;
+  int rc;
 
   if (out) *out = NULL;
   if (!fh) return FH_EINVAL;
@@ -269,11 +294,7 @@ int fh_acquire(fh_t *fh, const void *p, size_t len, fh_region_t **out) {
 
   /* a hit */
   r = fh->last;
-  if (!r || a < r->base || a + len > r->base + r->len) {
-    i = lk_first_after(fh, a);
-    r = i < fh->nlk ? fh->lk[i] : NULL;
-    if (r && (a < r->base || a + len > r->base + r->len)) r = NULL;
-  }
+  if (!r || a < r->base || a + len > r->base + r->len) r = lk_find(fh, a, a + len);
   if (r) {
     if (!r->ref++) {
       list_remove(&fh->lru, r);
@@ -289,7 +310,7 @@ int fh_acquire(fh_t *fh, const void *p, size_t len, fh_region_t **out) {
   /* a miss: plan, check the room, make it, register, commit */
   lo = a & ~(uintptr_t)(page - 1);
   hi = (a + len + page - 1) & ~(uintptr_t)(page - 1);
-  plan(fh, lo, hi, &ulo, &uhi, &i, &j, &absorbed);
+  plan(fh, lo, hi, &ulo, &uhi, &i, &j);
   for (size_t k = i; k < j; k++)
     if (!fh->lk[k]->ref) nidle++, idle_bytes += fh->lk[k]->len;
   /* Everything idle may go (the plan's idle regions would go anyway); in-use ones stay registered until
@@ -321,7 +342,7 @@ int fh_acquire(fh_t *fh, const void *p, size_t len, fh_region_t **out) {
     } else {
       size_t k;
       r = fh->lru.head; /* an idle region outside the plan: find it in the lookup */
-      k = lk_first_after(fh, r->base);
+      k = lk_lower(fh, r->base);
       lk_remove(fh, k, 1);
       if (k < i) i--, j--;
       fh->st.evictions++;
@@ -347,7 +368,7 @@ int fh_acquire(fh_t *fh, const void *p, size_t len, fh_region_t **out) {
   if (fh->st.pinned > fh->st.pinned_peak) fh->st.pinned_peak = fh->st.pinned;
   fh->st.in_use++;
   fh->st.misses++;
-  if (absorbed) fh->st.coalesces += j - i + nearly;
+  fh->st.coalesces += j - i + nearly;
 
   /* Commit: the new region takes the place of lookup entries [i, j), which become redundant. */
   {
@@ -387,7 +408,7 @@ void fh_release(fh_t *fh, fh_region_t *r) {
     return;
   }
   if (!fh->keep_idle) {
-    lk_remove(fh, lk_first_after(fh, r->base), 1);
+    lk_remove(fh, lk_lower(fh, r->base), 1);
     dereg(fh, r);
     return;
   }
@@ -424,7 +445,7 @@ void fh_keep_idle(fh_t *fh, int keep) {
   if (keep) return;
   while (fh->lru.head) { /* nothing idle stays */
     fh_region_t *r = fh->lru.head;
-    lk_remove(fh, lk_first_after(fh, r->base), 1);
+    lk_remove(fh, lk_lower(fh, r->base), 1);
     list_remove(&fh->lru, r);
     fh->idle_bytes -= r->len;
     dereg(fh, r);
@@ -453,8 +474,11 @@ int fh_check(const fh_t *fh, char *buf, size_t n) {
     if (r->state != ST_VALID) return bad(buf, n, "lookup entry %zu is not valid (state %d)", i, r->state);
     if (r->base % page || r->len % page || !r->len || r->len > fh->cfg.max_region)
       return bad(buf, n, "region [%#jx,+%zu) is not page aligned or too long", (uintmax_t)r->base, r->len);
-    if (i && fh->lk[i - 1]->base + fh->lk[i - 1]->len > r->base)
-      return bad(buf, n, "lookup entries %zu and %zu overlap or are out of order", i - 1, i);
+    if (i && fh->lk[i - 1]->base >= r->base) return bad(buf, n, "lookup entries %zu and %zu out of order", i - 1, i);
+    for (size_t k = i + 1; k < fh->nlk && fh->lk[k]->base < r->base + r->len; k++)
+      if (fh->lk[k]->base + fh->lk[k]->len <= r->base + r->len)
+        return bad(buf, n, "region [%#jx,+%zu) contains region [%#jx,+%zu)", (uintmax_t)r->base, r->len,
+                   (uintmax_t)fh->lk[k]->base, fh->lk[k]->len);
     if (r->ref < 0)
       return bad(buf, n, "region [%#jx,+%zu) has refcount %jd", (uintmax_t)r->base, r->len, (intmax_t)r->ref);
     pinned += r->len, regions++;

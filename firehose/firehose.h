@@ -32,15 +32,17 @@
  *
  * Coalescing
  *   On a miss, the new region is the page-aligned span of the transfer
- *   grown to the union of every region it overlaps or touches (adjacent
- *   pages), as long as the union stays within max_region (else the span
- *   alone); a sequential walk through a buffer thus grows one region
- *   instead of many.  Every region the new one overlaps or absorbs is
- *   redundant, so regions in the lookup never overlap: they are taken out of the
- *   lookup at once (never handed out again) and deregistered on the next
- *   call (acquire, release, flush) once idle -- in use, when their last
- *   reference is released.
- *
+ *   grown to the union of the regions that overlap or touch it (adjacent
+ *   pages), one at a time while the union stays within max_region, taking
+ *   in only regions no longer than the span: small fragments merge, but a
+ *   miss never registers again a region longer than what it needs itself
+ *   (a sequential walk would otherwise register its whole past at every
+ *   step).  A region left out stays valid even if it overlaps the new one
+ *   (by a page, say: unaligned transfers share pages).  Every region the new one contains is redundant: taken out of
+ *   the lookup at once (never handed out again) and deregistered on the
+ *   next call (acquire, release, flush) once idle -- in use, when its last
+ *   reference is released.  So no valid region ever contains another.
+
  * Splitting
  *   One acquire covers at most fh_max_len() bytes: the largest transfer
  *   that fits one region at worst-case page alignment (max_region - page

@@ -178,17 +178,31 @@ static void c_coalesce(void) {
   EXPECT(fh_region_base(b) == A(0) && fh_region_len(b) == 2 * PAGE, "adjacent pages were not coalesced");
   EXPECT(st(fh).coalesces == 1 && st(fh).regions == 1, "coalesces %" PRIu64 ", regions %" PRIu64, st(fh).coalesces,
          st(fh).regions);
-  c = acq(fh, &f, A(2), PAGE, FH_OK); /* adjacent to an in-use region: union, the old one retired but held */
-  EXPECT(fh_region_len(c) == 3 * PAGE && st(fh).regions == 2, "in-use neighbour: len %zu, regions %" PRIu64,
+  c = acq(fh, &f, A(2), 2 * PAGE, FH_OK); /* adjacent to an in-use region: union, the old one retired but held */
+  EXPECT(fh_region_len(c) == 4 * PAGE && st(fh).regions == 2, "in-use neighbour: len %zu, regions %" PRIu64,
          fh_region_len(c), st(fh).regions);
   rel(fh, &f, b); /* its last reference: deregistered now */
   EXPECT(st(fh).regions == 1, "a retired region stayed registered after its release");
   rel(fh, &f, c);
-  /* a span whose union would exceed max_region: the span alone, the overlapped ones retired */
+  /* a span whose union would exceed max_region: the span alone; the region it overlaps stays (and is still hit) */
   a = acq(fh, &f, A(2), 7 * PAGE, FH_OK);
-  EXPECT(fh_region_base(a) == A(2) && fh_region_len(a) == 7 * PAGE && st(fh).regions == 1,
+  EXPECT(fh_region_base(a) == A(2) && fh_region_len(a) == 7 * PAGE && st(fh).regions == 2,
          "over max_region: base %#jx len %zu regions %" PRIu64, (uintmax_t)fh_region_base(a), fh_region_len(a),
          st(fh).regions);
+  b = acq(fh, &f, A(0), 3 * PAGE, FH_OK);
+  EXPECT(b && b != a && st(fh).misses == 4, "the overlapped region was not kept (misses %" PRIu64 ")", st(fh).misses);
+  rel(fh, &f, b);
+  /* a span containing an idle region: that one is retired, not kept */
+  c = acq(fh, &f, A(20), PAGE, FH_OK);
+  rel(fh, &f, c);
+  b = acq(fh, &f, A(19), 3 * PAGE, FH_OK);
+  EXPECT(b && fh_region_base(b) == A(19) && st(fh).regions == 3, "containing span: regions %" PRIu64, st(fh).regions);
+  rel(fh, &f, b);
+  /* a neighbour longer than the span is not registered again: the span alone beside it */
+  c = acq(fh, &f, A(9), PAGE, FH_OK);
+  EXPECT(c && fh_region_base(c) == A(9) && fh_region_len(c) == PAGE && st(fh).regions == 4,
+         "a long neighbour was merged (len %zu, regions %" PRIu64 ")", c ? fh_region_len(c) : 0, st(fh).regions);
+  rel(fh, &f, c);
   rel(fh, &f, a);
   fh_fini(fh);
   EXPECT(f.n == 0, "fh_fini left %d registrations", f.n);
@@ -392,8 +406,8 @@ static void c_random(void) {
   EXPECT(f.n == 0, "fh_fini left %d registrations", f.n);
 }
 
-/* a window of 16 pieces of 4 pages moving through 2000 pages, a cache of
- * 128 pages: the new window must be all hits within 100 calls */
+/* a window of 16 unaligned pieces of 4 pages moving through 2000 pages, a
+ * cache of 128 pages: the new window must be all hits within 100 calls */
 static double slide_hits;
 static long slide_worst;
 static void c_slide(void) {
@@ -405,7 +419,8 @@ static void c_slide(void) {
     long found = 0;
     for (long c = 0; c < 256; c++, calls++) {
       uint64_t m = st(fh).misses;
-      fh_region_t *r = acq(fh, &f, A(pos + (c % 16) * 4), 4 * PAGE, FH_OK);
+      /* unaligned pieces share their boundary pages, as a malloc'd buffer's do */
+      fh_region_t *r = acq(fh, &f, A(pos + (c % 16) * 4) + 100, 4 * PAGE, FH_OK);
       if (!r) break;
       rel(fh, &f, r);
       if (st(fh).misses != m) found = c + 1;
