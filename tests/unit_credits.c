@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "credits.h"
+#include "unit_rand.h"
 
 #define HDR_MAX 255 /* credits one header can carry (the MPI Core's uint8_t) */
 
@@ -32,12 +33,6 @@ static int quick;
 /* ------------------------------------------------------------------ */
 /* helpers                                                             */
 /* ------------------------------------------------------------------ */
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 static uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)(((rnd(s) >> 32) * n) >> 32); }
 

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "firehose.h"
+#include "unit_rand.h"
 
 #define PAGE ((uintptr_t)4096)
 #define MAXREG 4096
@@ -32,12 +33,6 @@
 static uint64_t seed = 20261123;
 static int quick;
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 /* ------------------------------------------------------------------ */
 /* the fake registrar and its fault layer                              */
