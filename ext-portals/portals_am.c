@@ -621,7 +621,8 @@ static void send_payload(gasnet_node_t dest, const stp_am_t *am, amslot_t *as, u
     as->pay_sent = 1;
   }
   stp_pc_check(PtlPutRegion(md, off, am->nbytes, pa.pss ? PTL_ACK_REQ : PTL_NO_ACK_REQ, stp_pc_target(dest),
-                            STP_PC_RAR_PTE, 0, stp_pbits(pa.pss ? STP_PSEL_RAR : STP_PSEL_RARAM, op, 0, si, 0),
+                            STP_PC_RAR_PTE, 0,
+                            stp_pbits(pa.pss ? STP_PSEL_RAR : STP_PSEL_RARAM, op, 0, si, stp_pc_oos_name(&ps->oos)),
                             stp_pc_roff(dest, am->dst), lid),
                "PtlPutRegion (AM Long payload)");
   if (pa.pss) { /* put-sync-send: the header goes once the payload is in place */

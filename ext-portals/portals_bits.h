@@ -16,8 +16,8 @@
  *   op type      non-bulk put, bulk put, get (more for later stages)
  *   thread id    the initiating client thread (0 under GASNET_SEQ)
  *   handle slot  the operation's entry in the initiator's slot table
- *   upper word   the AM reply offset or the firehose region of later stages
- *                (0 in stage 1)
+ *   upper word   the AM reply offset (stage 2), or the firehose region the
+ *                operation holds (stage 3: checked at every event; else 0)
  *
  * Pure and header-only: unit-tested by tests/unit_portals_bits.c.
  */

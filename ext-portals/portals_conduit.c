@@ -9,7 +9,6 @@
 
 #include <stdlib.h>
 
-#include "firehose.h"
 #include "stageport.h"
 
 stp_pc_t stp_pc;
@@ -180,6 +179,10 @@ static void handle_event(const ptl_event_t *ev) {
     stp_fatal("Portals conduit: a %zu-byte %s node %u failed in the network (%s event)", (size_t)ev->rlength, what,
               (unsigned)s->peer, PtlEventKindStr(ev->type));
   }
+  if (STP_UNLIKELY(stp_pbits_upper(ev->match_bits) != stp_pc_oos_name(&s->oos)))
+    stp_fatal("Portals conduit: a %s event names firehose region %08x, its slot %u holds region %08x",
+              PtlEventKindStr(ev->type), (unsigned)stp_pbits_upper(ev->match_bits), (unsigned)si,
+              (unsigned)stp_pc_oos_name(&s->oos));
   switch (ev->type) {
     case PTL_EVENT_SEND_END:
       s->need &= (uint8_t)~STP_PC_NEED_SEND;

@@ -46,6 +46,7 @@
 #ifndef STP_PORTALS_CONDUIT_H
 #define STP_PORTALS_CONDUIT_H
 
+#include "firehose.h"
 #include "portals_bits.h"
 #include "ptl.h"
 #include "stp_internal.h"
@@ -157,6 +158,13 @@ static inline int stp_pc_in_segment(const void *p, size_t n) {
  * request handlers) take a TMPMD.  Events go to SAFE_EQ. */
 ptl_handle_md_t stp_pc_oos_hold(const void *p, size_t n, ptl_size_t *off, stp_pc_oos_t *o, int may_wait);
 void stp_pc_oos_drop(stp_pc_oos_t *o);
+/* The upper word of the match bits of an operation from *o (seed 000
+ * section 5: the firehose region to release when it completes): the low
+ * word of the region's MD handle; 0 with a TMPMD or none.  Every event of
+ * the operation brings it back and is checked against its slot's. */
+static inline uint32_t stp_pc_oos_name(const stp_pc_oos_t *o) {
+  return o->fhr ? (uint32_t)fh_region_handle(o->fhr) : 0u;
+}
 /* The local MD and offset of slot s for [p, p+n): RARSRC inside the
  * segment, else a bounce buffer (small: the caller copies into
  * stp_pc.bounce + *off) or stp_pc_oos_hold's. */

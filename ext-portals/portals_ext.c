@@ -6,7 +6,8 @@
  * Everything it stands on -- NI, SAFE_EQ, RAR/RARSRC, ReqSB, TMPMDs, slots
  * and send tokens -- is the Portals conduit's (portals_conduit.h).  A put
  * or get takes a slot named in its match bits, picks its local MD (RARSRC,
- * a bounce buffer or a TMPMD) and is issued to the target's RAR entry; its
+ * a bounce buffer, a TMPMD or a firehose region, which the upper word of
+ * the match bits names) and is issued to the target's RAR entry; its
  * ACK or REPLY_END comes back through the conduit to done() below, which
  * retires it in the GASNet operation record.  A non-bulk put also waits for
  * its SEND_END (local completion) unless its data was copied to a bounce
@@ -38,7 +39,8 @@ static void put1(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, s
   if (copied) memcpy(stp_pc.bounce + off, src, n);
   op->puts++;
   stp_pc_check(PtlPutRegion(md, off, n, PTL_ACK_REQ, stp_pc_target(node), STP_PC_RAR_PTE, 0,
-                            stp_pbits(STP_PSEL_RAR, kind, 0, si, 0), stp_pc_roff(node, dst), 0),
+                            stp_pbits(STP_PSEL_RAR, kind, 0, si, stp_pc_oos_name(&s->oos)), stp_pc_roff(node, dst),
+                            0),
                "PtlPutRegion");
   if (!bulk && !copied) { /* non-bulk: the source must be reusable on return */
     unsigned spins = 0;
@@ -57,7 +59,8 @@ static void get1(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, s
   }
   op->gets++;
   stp_pc_check(PtlGetRegion(md, off, n, stp_pc_target(node), STP_PC_RAR_PTE, 0,
-                            stp_pbits(STP_PSEL_RAR, STP_POP_GET, 0, si, 0), stp_pc_roff(node, src)),
+                            stp_pbits(STP_PSEL_RAR, STP_POP_GET, 0, si, stp_pc_oos_name(&s->oos)),
+                            stp_pc_roff(node, src)),
                "PtlGetRegion");
 }
 
