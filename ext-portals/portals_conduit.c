@@ -12,7 +12,6 @@
 #include "stageport.h"
 
 stp_pc_t stp_pc;
-static fh_config_t fh_cfg; /* the firehose stage's cache limits */
 static void fh_open(void);
 
 /* ------------------------------------------------------------------ */
@@ -263,7 +262,6 @@ static void fh_open(void) {
     stp_fatal("STAGEPORT_FH_PINNED_MAX=%zu: at least STAGEPORT_FH_REGION_MAX (%zu)", c.max_pinned, c.max_region);
   if (c.max_regions < 1) stp_fatal("STAGEPORT_FH_REGIONS=0: at least 1");
   if (!(stp_pc.fh = fh_init(&c, &why))) stp_fatal("firehose: %s", why ? why : "out of memory");
-  fh_cfg = c;
   stp_pc.xfer_max = fh_max_len(stp_pc.fh);
   /* without unmap notices a kept region could outlive its memory: then
    * nothing is kept once its operation is done */
@@ -286,9 +284,9 @@ static int pc_firehose_stats(stageport_firehose_stats_t *o) {
   o->regions = s.regions;
   o->pinned = s.pinned;
   o->pinned_peak = s.pinned_peak;
-  o->max_regions = fh_cfg.max_regions;
-  o->max_pinned = fh_cfg.max_pinned;
-  o->max_region = fh_cfg.max_region;
+  o->max_regions = s.max_regions;
+  o->max_pinned = s.max_pinned;
+  o->max_region = s.max_region;
   o->unmap_events = stp_pc.fh_unmap_events;
   return 0;
 }

@@ -371,28 +371,10 @@ int fh_acquire(fh_t *fh, const void *p, size_t len, fh_region_t **out) {
   fh->st.coalesces += j - i + nearly;
 
   /* Commit: the new region takes the place of lookup entries [i, j), which become redundant. */
-  {
-    size_t n = j - i;
-    fh_region_t *old[16];
-    while (n > 1) { /* all but one slot; the last is overwritten by the new region */
-      size_t m = n - 1 < 16 ? n - 1 : 16;
-      memcpy(old, fh->lk + i, m * sizeof(*old));
-      lk_remove(fh, i, m);
-      for (size_t k = 0; k < m; k++) old[k]->state = ST_REDUNDANT, drop(fh, old[k]);
-      n -= m;
-    }
-    if (n) {
-      r = fh->lk[i];
-      if (r == fh->last) fh->last = NULL;
-      fh->lk[i] = nr;
-      r->state = ST_REDUNDANT;
-      drop(fh, r);
-    } else {
-      memmove(fh->lk + i + 1, fh->lk + i, (fh->nlk - i) * sizeof(*fh->lk));
-      fh->lk[i] = nr;
-      fh->nlk++;
-    }
-  }
+  lk_retire(fh, i, j - i, ST_REDUNDANT);
+  memmove(fh->lk + i + 1, fh->lk + i, (fh->nlk - i) * sizeof(*fh->lk));
+  fh->lk[i] = nr;
+  fh->nlk++;
   fh->last = nr;
   *out = nr;
   return FH_OK;
@@ -453,7 +435,12 @@ void fh_keep_idle(fh_t *fh, int keep) {
 }
 
 size_t fh_max_len(const fh_t *fh) { return fh->max_len; }
-void fh_stats(const fh_t *fh, fh_stats_t *s) { *s = fh->st; }
+void fh_stats(const fh_t *fh, fh_stats_t *s) {
+  *s = fh->st;
+  s->max_regions = fh->cfg.max_regions;
+  s->max_pinned = fh->cfg.max_pinned;
+  s->max_region = fh->cfg.max_region;
+}
 const char *fh_error(const fh_t *fh) { return fh->err; }
 
 static int bad(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -102,6 +102,7 @@ typedef struct fh_stats {
   uint64_t pinned;        /* bytes registered now */
   uint64_t pinned_peak;   /* the most ever registered at once */
   uint64_t in_use;        /* regions with references now */
+  uint64_t max_regions, max_pinned, max_region; /* the limits it was given */
 } fh_stats_t;
 
 typedef struct fh fh_t;               /* a cache */

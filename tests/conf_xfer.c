@@ -1032,16 +1032,6 @@ static void *map_at(void *want, size_t n) {
   return p == MAP_FAILED ? NULL : p;
 }
 
-#ifdef STAGEPORT
-static int fh_stats(stageport_firehose_stats_t *s) { return stageport_firehose_stats(s); }
-#else
-typedef struct {
-  unsigned long long misses, invalidations;
-  int unmap_events;
-} stageport_firehose_stats_t;
-static int fh_stats(stageport_firehose_stats_t *s) { return (void)s, -1; }
-#endif
-
 /* A stage that keeps registrations of out-of-segment memory (firehose)
  * must never use one after its memory was unmapped and other memory mapped
  * at the same address: put from, and get into, a mapping; unmap it; map new
@@ -1059,7 +1049,7 @@ void conf_test_oos_reuse(void) {
     if (n > HALF) n = HALF;
     for (int round = 0; round < 2; round++) {
       stageport_firehose_stats_t a, b;
-      int have = fh_stats(&a) == 0;
+      int have = stageport_firehose_stats(&a) == 0;
       uint8_t *p = map_at(NULL, len), *q;
       uint32_t s0 = conf_seed(conf_me, t, (uint32_t)k, tag + (uint32_t)round), s1 = s0 ^ 0x5a5a5a5au;
       if (!p) {
@@ -1100,7 +1090,7 @@ void conf_test_oos_reuse(void) {
         gasnet_get_bulk(q + 1, t, dst, n - 1);
         conf_check_pat(q + 1, n - 1, s1, "get of %zu bytes into memory mapped again at the same address", n - 1);
       }
-      if (have && fh_stats(&b) == 0 && b.unmap_events) {
+      if (have && stageport_firehose_stats(&b) == 0 && b.unmap_events) {
         CHECK(b.invalidations > a.invalidations, "%zu bytes: unmapping a cached region invalidated nothing "
               "(invalidations %llu -> %llu)", n, a.invalidations, b.invalidations);
         CHECK(b.misses >= a.misses + 2, "%zu bytes: the memory mapped again was not registered anew "
