@@ -18,6 +18,41 @@ static int fail(credits_t *c, int rc, const char *fmt, ...) {
   return rc;
 }
 
+static int alloc_peers(credits_t *c, uint32_t grant) {
+  c->peer = calloc(c->cfg.npeers, sizeof(*c->peer));
+  if (!c->peer) return fail(c, CREDITS_ENOMEM, "credits_init: no memory for %u peers", c->cfg.npeers);
+  for (uint32_t i = 0; i < c->cfg.npeers; i++) c->peer[i].avail = c->peer[i].grant = c->peer[i].lent = grant;
+  return CREDITS_OK;
+}
+
+/* Dynamic mode (credits.h): the floor for every peer, the rest banked. */
+static int init_dynamic(credits_t *c, const credits_cfg_t *cfg) {
+  uint64_t floors = (uint64_t)cfg->npeers * cfg->grant, need;
+  uint32_t maxg;
+  if (!cfg->grant) return fail(c, CREDITS_EINVAL, "credits_init: dynamic mode with an initial grant of 0");
+  if (!cfg->capacity) return fail(c, CREDITS_EINVAL, "credits_init: dynamic mode needs a capacity");
+  c->reserve = cfg->max_cost > cfg->grant ? cfg->max_cost - cfg->grant : 0;
+  need = floors + c->reserve;
+  if (need > cfg->capacity)
+    return fail(c, CREDITS_EINVAL,
+                "credits_init: a capacity of %u credits cannot hold an initial grant of %u for %u peers plus %u for "
+                "one message of max_cost %u",
+                cfg->capacity, cfg->grant, cfg->npeers, c->reserve, cfg->max_cost);
+  maxg = (uint32_t)(cfg->capacity - floors + cfg->grant); /* one peer holding the whole bank */
+  if (!cfg->max_grant || cfg->max_grant > maxg) c->cfg.max_grant = maxg;
+  if (c->cfg.max_grant < cfg->grant || c->cfg.max_grant < cfg->max_cost)
+    return fail(c, CREDITS_EINVAL, "credits_init: max_grant %u is below the initial grant %u or max_cost %u",
+                c->cfg.max_grant, cfg->grant, cfg->max_cost);
+  if (cfg->batch > 1)
+    return fail(c, CREDITS_EINVAL,
+                "credits_init: dynamic mode returns every request's credits at once (batch 1), not batch %u",
+                cfg->batch);
+  c->cfg.batch = 1;
+  c->bank = c->stats.bank_low = (uint32_t)(cfg->capacity - floors);
+  c->stats.max_lent = cfg->grant;
+  return alloc_peers(c, cfg->grant);
+}
+
 int credits_init(credits_t *c, const credits_cfg_t *cfg) {
   uint32_t share, kmax, bound;
   if (!c) return CREDITS_EINVAL;
@@ -25,6 +60,7 @@ int credits_init(credits_t *c, const credits_cfg_t *cfg) {
   if (!cfg) return fail(c, CREDITS_EINVAL, "credits_init: no configuration");
   c->cfg = *cfg;
   if (!cfg->npeers) return fail(c, CREDITS_EINVAL, "credits_init: npeers is 0");
+  if (cfg->mode == CREDITS_DYNAMIC) return init_dynamic(c, cfg);
   if (cfg->mode != CREDITS_STATIC) return fail(c, CREDITS_EINVAL, "credits_init: unknown mode %d", cfg->mode);
   share = cfg->capacity ? cfg->capacity / cfg->npeers : cfg->grant;
   if (cfg->max_grant && share > cfg->max_grant) share = cfg->max_grant;
@@ -51,10 +87,7 @@ int credits_init(credits_t *c, const credits_cfg_t *cfg) {
                 "owed to it would wait for ever",
                 cfg->batch, bound, kmax, bound, share);
   }
-  c->peer = calloc(cfg->npeers, sizeof(*c->peer));
-  if (!c->peer) return fail(c, CREDITS_ENOMEM, "credits_init: no memory for %u peers", cfg->npeers);
-  for (uint32_t i = 0; i < cfg->npeers; i++) c->peer[i].avail = c->peer[i].grant = c->peer[i].lent = share;
-  return CREDITS_OK;
+  return alloc_peers(c, share);
 }
 
 void credits_fini(credits_t *c) {
@@ -97,10 +130,123 @@ int credits_check(credits_t *c) {
     if (p->owed > p->lent)
       return fail(c, CREDITS_EINVARIANT, "credits_check: peer %u: %u credits owed to it, more than its share %u", i,
                   p->owed, p->lent);
+    if (c->cfg.mode == CREDITS_DYNAMIC && (p->grant < c->cfg.grant || p->lent < c->cfg.grant ||
+                                           p->grant > c->cfg.max_grant || p->lent > c->cfg.max_grant))
+      return fail(c, CREDITS_EINVARIANT,
+                  "credits_check: peer %u: a grant of %u, a loan of %u here, outside [%u, %u] (floor, max_grant)", i,
+                  p->grant, p->lent, c->cfg.grant, c->cfg.max_grant);
     lent += p->lent;
   }
+  if (c->cfg.mode == CREDITS_DYNAMIC && lent + c->bank != c->cfg.capacity)
+    return fail(c, CREDITS_EINVARIANT, "credits_check: %llu credits lent and %u banked, the capacity is %u",
+                (unsigned long long)lent, c->bank, c->cfg.capacity);
   if (c->cfg.capacity && lent > c->cfg.capacity)
     return fail(c, CREDITS_EINVARIANT, "credits_check: shares lent total %llu, more than the capacity %u",
                 (unsigned long long)lent, c->cfg.capacity);
+  return CREDITS_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* dynamic mode                                                        */
+/* ------------------------------------------------------------------ */
+
+/* credits_charge's refusal: in dynamic mode, record what would have
+ * avoided the stall -- the shortfall, at least the grant itself, so a
+ * stream that keeps stalling doubles its grant at each loan. */
+int credits_stall(credits_t *c, uint32_t target, uint32_t cost) {
+  credits_peer_t *p = &c->peer[target];
+  if (c->cfg.mode != CREDITS_DYNAMIC) {
+    if (cost > p->grant) return CREDITS_EINVAL;
+  } else {
+    uint32_t w = cost - p->avail, room = c->cfg.max_grant - p->grant;
+    if (cost > c->cfg.max_grant) return CREDITS_EINVAL;
+    if (w < p->grant) w = p->grant;
+    if (w > room) w = room;
+    if (w > CREDITS_WANT_MAX) w = CREDITS_WANT_MAX;
+    if (w) p->want = w | (cost > p->grant ? CREDITS_WANT_NEED : 0u);
+  }
+  c->stats.stalls++;
+  return CREDITS_EAGAIN;
+}
+
+uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field) {
+  credits_peer_t *p = &c->peer[requester];
+  uint32_t want = field & CREDITS_WANT_MAX, need = field & CREDITS_WANT_NEED, have, loan;
+  if (!want || c->cfg.mode != CREDITS_DYNAMIC) return 0;
+  c->stats.asks++;
+  have = need ? c->bank : c->bank > c->reserve ? c->bank - c->reserve : 0;
+  loan = want < have ? want : have;
+  if (loan > c->cfg.max_grant - p->lent) loan = c->cfg.max_grant - p->lent;
+  if (loan < want) {
+    uint8_t s = need ? 2 : 1;
+    c->stats.short_asks++;
+    p->asked = want;
+    if (c->short_ < s) c->short_ = s;
+  }
+  p->lent += loan;
+  c->bank -= loan;
+  c->stats.lent += loan;
+  if (c->bank < c->stats.bank_low) c->stats.bank_low = c->bank;
+  if (p->lent > c->stats.max_lent) c->stats.max_lent = p->lent;
+  return loan;
+}
+
+int credits_granted(credits_t *c, uint32_t target, uint32_t n) {
+  credits_peer_t *p;
+  if (target >= c->cfg.npeers)
+    return fail(c, CREDITS_EINVAL, "credits_granted: peer %u, but only %u peers", target, c->cfg.npeers);
+  p = &c->peer[target];
+  if (!n) return CREDITS_OK;
+  if (c->cfg.mode != CREDITS_DYNAMIC || (uint64_t)p->grant + n > c->cfg.max_grant)
+    return fail(c, CREDITS_EINVARIANT, "credits: peer %u lent %u credits on a grant of %u: past the most one peer may hold (%u%s)",
+                target, n, p->grant, c->cfg.max_grant, c->cfg.mode != CREDITS_DYNAMIC ? ", static mode lends nothing" : "");
+  p->grant += n;
+  p->avail += n;
+  return CREDITS_OK;
+}
+
+uint32_t credits_reclaim_next(credits_t *c, uint64_t now) {
+  uint32_t n = c->cfg.npeers;
+  c->now = now;
+  if (!c->short_) return UINT32_MAX;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = (c->scan + k) % n;
+    credits_peer_t *p = &c->peer[i];
+    if (p->lent > c->cfg.grant && !p->reclaiming && (c->short_ == 2 || now - p->last >= c->cfg.quiet)) {
+      p->reclaiming = 1;
+      c->scan = i + 1 < n ? i + 1 : 0;
+      c->stats.reclaims++;
+      return i;
+    }
+  }
+  c->short_ = 0; /* nobody (else) to ask: until an ask goes unmet again */
+  return UINT32_MAX;
+}
+
+uint32_t credits_release(credits_t *c, uint32_t target) {
+  credits_peer_t *p = &c->peer[target];
+  uint32_t excess, k;
+  if (c->cfg.mode != CREDITS_DYNAMIC) return 0;
+  excess = p->grant - c->cfg.grant;
+  k = p->avail < excess ? p->avail : excess;
+  p->grant -= k;
+  p->avail -= k;
+  return k;
+}
+
+int credits_released(credits_t *c, uint32_t requester, uint32_t n) {
+  credits_peer_t *p;
+  if (requester >= c->cfg.npeers)
+    return fail(c, CREDITS_EINVAL, "credits_released: peer %u, but only %u peers", requester, c->cfg.npeers);
+  p = &c->peer[requester];
+  if (n > p->lent - c->cfg.grant || p->owed > p->lent - n)
+    return fail(c, CREDITS_EINVARIANT,
+                "credits: peer %u released %u credits of a loan of %u over its floor %u with %u owed to it: more "
+                "than it holds",
+                requester, n, p->lent - c->cfg.grant, c->cfg.grant, p->owed);
+  p->lent -= n;
+  p->reclaiming = 0;
+  c->bank += n;
+  c->stats.released += n;
   return CREDITS_OK;
 }

@@ -58,8 +58,41 @@
  * waits for ever.  credits_init enforces the bound.
  *
  * Modes: CREDITS_STATIC gives every requester an equal share, fixed.
- * (Dynamic redistribution is a later mode; the API is shaped for it: grants
- * are per pair and decided by the target.)
+ *
+ * CREDITS_DYNAMIC (seed 000 section 4.7): a target's capacity is not split
+ * equally.  Every requester starts with a small grant (cfg.grant, its
+ * floor: never taken away), and the rest, the bank, is lent by the target
+ * to the requesters that need it:
+ *
+ *   r: credits_charge refused      want[t] = what would have avoided the
+ *                                  stall: max(cost - avail, grant), "need"
+ *                                  if cost > grant (no wait can pay it)
+ *   r: credits_want(t)             the next request to t carries want and
+ *                                  need in its header (CREDITS_WANT_* bits)
+ *   t: credits_lend(r, field)      the reply to that request carries a loan
+ *                                  out of the bank: lent[r] += loan
+ *   r: credits_granted(t, loan)    grant[t] += loan, avail[t] += loan
+ *
+ * A requester whose whole grant is home and still below a message's cost
+ * (credits_ask_due) sends an ask: a request of cost 1 that runs no handler.
+ * Loans are capped by max_grant per pair; throughput asks leave a reserve
+ * of max_cost - grant in the bank, which only a need may take, so a
+ * requester that cannot pay a message at all is never starved by the
+ * others' throughput loans.
+ *
+ * Reclaim: an ask the bank could not meet marks the target short; at its
+ * next credits_reclaim_next(now) it picks the peers holding loans (lent >
+ * grant) that have sent nothing for cfg.quiet ticks -- every borrower if a
+ * need went unmet -- and sends each a reclaim (a SYS message).  The peer
+ * gives back what of its loan is home (credits_release: grant and avail
+ * drop together) in a release message, and the target banks it
+ * (credits_released).  So the bank refills when the pattern shifts.
+ *
+ * Invariants (dynamic): per pair, grant_r[t] <= lent_t[r] (a loan raises
+ * lent before grant, a release lowers grant before lent), so the target
+ * never promises less than the requester spends; sum over r of lent_t[r] +
+ * bank == capacity; floor <= grant and lent <= max_grant.  A loan or a
+ * release that would break one is refused (CREDITS_EINVARIANT).
  *
  * Threads: none inside; a credits_t is used by one thread at a time.
  */
@@ -69,7 +102,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { CREDITS_STATIC = 0 };
+enum { CREDITS_STATIC = 0, CREDITS_DYNAMIC = 1 };
+
+/* The want field of a request header (dynamic mode): CREDITS_WANT_BITS
+ * bits, the credits asked for (at most CREDITS_WANT_MAX) and a need flag. */
+#define CREDITS_WANT_MAX 0xffu
+#define CREDITS_WANT_NEED 0x100u
+#define CREDITS_WANT_BITS 9
 
 enum {
   CREDITS_OK = 0,
@@ -81,15 +120,19 @@ enum {
 
 typedef struct credits_cfg {
   uint32_t npeers;     /* processes in the job, self included (a node may send itself AMs) */
-  int mode;            /* CREDITS_STATIC */
+  int mode;            /* CREDITS_STATIC or CREDITS_DYNAMIC */
   uint32_t capacity;   /* credits this process can receive in all (static: each requester's share is
-                        * capacity / npeers, at most max_grant); 0: grant * npeers */
-  uint32_t grant;      /* static: each requester's share when capacity is 0 */
+                        * capacity / npeers, at most max_grant; 0: grant * npeers); dynamic: required,
+                        * at least npeers * grant + max_cost - grant (one peer can always pay max_cost) */
+  uint32_t grant;      /* static: each requester's share when capacity is 0; dynamic: each requester's
+                        * initial grant, its floor */
   uint32_t max_grant;  /* largest share one pair may hold (e.g. what a header field can return), 0: no limit */
   uint32_t unit_bytes; /* bytes of payload per credit; 0: every message costs 1 */
   uint32_t max_cost;   /* largest cost of one message (a share must hold at least this); 0: no limit */
   uint32_t batch;      /* owed credits returned in a message of their own once this many are owed; 0: share / 2,
                         * at most share - kmax + 1 (see Liveness); c->cfg.batch holds the value in use */
+  uint64_t quiet;      /* dynamic: ticks (the caller's clock) without a request after which a peer's loan
+                        * may be reclaimed when the bank runs short */
 } credits_cfg_t;
 
 typedef struct credits_peer {
@@ -97,18 +140,35 @@ typedef struct credits_peer {
   uint32_t grant; /* requester side: this process's share at the peer */
   uint32_t owed;  /* target side: credits to give back to the peer */
   uint32_t lent;  /* target side: the share the peer holds here */
+  /* dynamic mode */
+  uint32_t want;      /* requester side: credits to ask the peer for (CREDITS_WANT_* field), 0: none */
+  uint32_t asked;     /* target side: the last want the peer reported and was not fully lent (stats) */
+  uint64_t last;      /* target side: tick of the peer's last request */
+  uint8_t reclaiming; /* target side: a reclaim is on its way to the peer, its release not yet in */
 } credits_peer_t;
 
 typedef struct credits_stats {
   uint64_t charged, returned, arrived, piggybacked; /* credits */
   uint64_t stalls;                                  /* credits_charge refusals */
   uint64_t flushes;                                 /* credit-only messages asked for */
+  /* dynamic mode */
+  uint64_t lent, released;      /* credits lent out of the bank, given back into it */
+  uint64_t asks, short_asks;    /* wants reported to this target; those not met in full */
+  uint64_t reclaims;            /* reclaim messages asked for */
+  uint32_t bank_low;            /* the fewest credits the bank held */
+  uint32_t max_lent;            /* the most any one peer held here */
 } credits_stats_t;
 
 typedef struct credits {
   credits_cfg_t cfg;
   credits_peer_t *peer; /* [npeers] */
   credits_stats_t stats;
+  /* dynamic mode */
+  uint32_t bank;    /* credits not lent to anyone */
+  uint32_t reserve; /* what throughput loans leave in the bank (max_cost - grant) */
+  uint8_t short_;   /* an ask went unmet since the last reclaim scan: 1 throughput, 2 need */
+  uint32_t scan;    /* where the next reclaim scan starts */
+  uint64_t now;     /* the caller's clock, as last given */
   char err[256];
 } credits_t;
 
@@ -131,10 +191,13 @@ static inline uint32_t credits_cost(const credits_t *c, size_t payload) {
  * from the wire). */
 int credits_refuse_returned(credits_t *c, uint32_t target, uint32_t n);  /* (credits.c) */
 int credits_refuse_arrived(credits_t *c, uint32_t requester, uint32_t cost);
+int credits_stall(credits_t *c, uint32_t target, uint32_t cost);
 
 /* Requester side: spend cost credits at target.  CREDITS_OK, or
- * CREDITS_EAGAIN (nothing spent: stall, keep serving, retry), or
- * CREDITS_EINVAL if cost can never be paid (more than the share). */
+ * CREDITS_EAGAIN (nothing spent: stall, keep serving, retry; in dynamic
+ * mode the shortfall is recorded for credits_want), or CREDITS_EINVAL if
+ * cost can never be paid (static: more than the share; dynamic: more than
+ * max_grant). */
 static inline int credits_charge(credits_t *c, uint32_t target, uint32_t cost) {
   credits_peer_t *p = &c->peer[target];
   if (__builtin_expect(p->avail >= cost, 1)) {
@@ -142,9 +205,7 @@ static inline int credits_charge(credits_t *c, uint32_t target, uint32_t cost) {
     c->stats.charged += cost;
     return CREDITS_OK;
   }
-  if (cost > p->grant) return CREDITS_EINVAL;
-  c->stats.stalls++;
-  return CREDITS_EAGAIN;
+  return credits_stall(c, target, cost);
 }
 
 /* Requester side: n credits came back from target (in any message header).
@@ -170,6 +231,7 @@ static inline int credits_arrived(credits_t *c, uint32_t requester, uint32_t cos
     credits_peer_t *p = &c->peer[requester];
     if (__builtin_expect((uint64_t)p->owed + cost <= p->lent, 1)) {
       p->owed += cost;
+      p->last = c->now;
       c->stats.arrived += cost;
       return CREDITS_OK;
     }
@@ -194,6 +256,52 @@ static inline int credits_flush_due(credits_t *c, uint32_t peer) {
   c->stats.flushes++;
   return 1;
 }
+
+/* ---- dynamic mode (every call is harmless in static mode: no want, no
+ * loan, nothing to reclaim) ---- */
+
+/* The caller's clock (any monotonic unit matching cfg.quiet): arrivals are
+ * stamped with the last value given. */
+static inline void credits_tick(credits_t *c, uint64_t now) { c->now = now; }
+
+/* Requester side: the want field for the header of a request about to go
+ * to target (0: nothing to ask); the want is then reported. */
+static inline uint32_t credits_want(credits_t *c, uint32_t target) {
+  uint32_t w = c->peer[target].want;
+  c->peer[target].want = 0;
+  return w;
+}
+
+/* Requester side: stalled on a message of this cost with the whole grant
+ * home and still too small -- send an ask (a request of cost 1 that runs no
+ * handler, carrying credits_want) and wait for its reply. */
+static inline int credits_ask_due(const credits_t *c, uint32_t target, uint32_t cost) {
+  const credits_peer_t *p = &c->peer[target];
+  return c->cfg.mode == CREDITS_DYNAMIC && p->avail == p->grant && p->grant < cost;
+}
+
+/* Target side: the loan for the reply to a request from requester that
+ * carried the want field (0 if none): lent[requester] grows by it, the bank
+ * shrinks.  An ask not met in full marks the target short. */
+uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field);
+
+/* Requester side: a loan of n credits came from target (in a reply).
+ * CREDITS_EINVARIANT, nothing changed, if the grant would pass max_grant. */
+int credits_granted(credits_t *c, uint32_t target, uint32_t n);
+
+/* Target side, from the poll: the next peer to send a reclaim to, or
+ * UINT32_MAX when none is due (not short, or no borrower quiet enough).
+ * The peer is marked reclaiming until its release comes in. */
+uint32_t credits_reclaim_next(credits_t *c, uint64_t now);
+
+/* Requester side: target reclaims its loan: what of it is home is given up
+ * (grant and avail drop by it, never below the floor).  Returns the credits
+ * to send back in the release message (possibly 0: send it anyway). */
+uint32_t credits_release(credits_t *c, uint32_t target);
+
+/* Target side: requester released n credits (its answer to a reclaim):
+ * banked.  CREDITS_EINVARIANT, nothing changed, if the loan is smaller. */
+int credits_released(credits_t *c, uint32_t requester, uint32_t n);
 
 /* Every invariant this process can check, over every peer: CREDITS_OK or
  * CREDITS_EINVARIANT (with credits_error); O(npeers). */
