@@ -95,6 +95,11 @@ size_t stageport_am_recv_bytes(void) {
   return stp.attached && stp.core->recv_bytes ? stp.core->recv_bytes() : 0;
 }
 
+int stageport_am_credits(stageport_am_credits_t *s) {
+  if (!s || !stp.attached || !stp.core->credits) return -1;
+  return stp.core->credits(s);
+}
+
 int stageport_firehose_stats(stageport_firehose_stats_t *s) {
   if (!s || !stp.attached || !stp.net || !stp.net->firehose_stats) return -1;
   return stp.net->firehose_stats(s);

@@ -37,6 +37,8 @@
 #include <stdint.h>
 #include "gasnet.h"
 
+struct stageport_am_credits;
+
 enum { STP_AM_SHORT = 0, STP_AM_MEDIUM = 1, STP_AM_LONG = 2 };
 
 /* One active message, as the API layer hands it to a Core. */
@@ -85,6 +87,8 @@ typedef struct stp_core_ops {
   /* bytes this process reserved for receiving AM requests (pre-posted
    * receives, request buffers, event queue): stageport_am_recv_bytes() */
   size_t (*recv_bytes)(void);
+  /* its credits' state (stageport_am_credits); NULL: not reported */
+  int (*credits)(struct stageport_am_credits *s);
 } stp_core_ops_t;
 
 /* Provided by the runtime (common/) to every Core: run the handler for an

@@ -49,6 +49,7 @@ static int init_dynamic(credits_t *c, const credits_cfg_t *cfg) {
                 cfg->batch);
   c->cfg.batch = 1;
   c->bank = c->stats.bank_low = (uint32_t)(cfg->capacity - floors);
+  c->need_peer = UINT32_MAX;
   c->stats.max_lent = cfg->grant;
   return alloc_peers(c, cfg->grant);
 }
@@ -151,38 +152,31 @@ int credits_check(credits_t *c) {
 /* ------------------------------------------------------------------ */
 
 /* credits_charge's refusal: in dynamic mode, record what would have
- * avoided the stall -- the shortfall, at least the grant itself, so a
- * stream that keeps stalling doubles its grant at each loan. */
+ * avoided the stall (credits.h). */
 int credits_stall(credits_t *c, uint32_t target, uint32_t cost) {
   credits_peer_t *p = &c->peer[target];
   if (c->cfg.mode != CREDITS_DYNAMIC) {
     if (cost > p->grant) return CREDITS_EINVAL;
+  } else if (cost > c->cfg.max_grant) {
+    return CREDITS_EINVAL;
+  } else if (cost > p->grant) { /* a need: exactly what the grant lacks (in parts past the header field) */
+    uint32_t w = cost - p->grant < CREDITS_WANT_MAX ? cost - p->grant : CREDITS_WANT_MAX;
+    p->want = w | CREDITS_WANT_NEED;
+    p->need_ask = w;
+    p->need_cost = cost;
   } else {
     uint32_t w = cost - p->avail, room = c->cfg.max_grant - p->grant;
-    if (cost > c->cfg.max_grant) return CREDITS_EINVAL;
+    p->need_ask = 0; /* the grant pays: no need is waiting */
     if (w < p->grant) w = p->grant;
     if (w > room) w = room;
     if (w > CREDITS_WANT_MAX) w = CREDITS_WANT_MAX;
-    if (w) p->want = w | (cost > p->grant ? CREDITS_WANT_NEED : 0u);
+    p->want = w;
   }
   c->stats.stalls++;
   return CREDITS_EAGAIN;
 }
 
-uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field) {
-  credits_peer_t *p = &c->peer[requester];
-  uint32_t want = field & CREDITS_WANT_MAX, need = field & CREDITS_WANT_NEED, have, loan;
-  if (!want || c->cfg.mode != CREDITS_DYNAMIC) return 0;
-  c->stats.asks++;
-  have = need ? c->bank : c->bank > c->reserve ? c->bank - c->reserve : 0;
-  loan = want < have ? want : have;
-  if (loan > c->cfg.max_grant - p->lent) loan = c->cfg.max_grant - p->lent;
-  if (loan < want) {
-    uint8_t s = need ? 2 : 1;
-    c->stats.short_asks++;
-    p->asked = want;
-    if (c->short_ < s) c->short_ = s;
-  }
+static uint32_t lend(credits_t *c, credits_peer_t *p, uint32_t loan) {
   p->lent += loan;
   c->bank -= loan;
   c->stats.lent += loan;
@@ -191,35 +185,86 @@ uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field) {
   return loan;
 }
 
-int credits_granted(credits_t *c, uint32_t target, uint32_t n) {
+uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field) {
+  credits_peer_t *p = &c->peer[requester];
+  uint32_t want = field & CREDITS_WANT_MAX, room, have, loan;
+  if (c->cfg.mode != CREDITS_DYNAMIC) return 0;
+  room = c->cfg.max_grant - p->lent;
+  if (c->need_peer != UINT32_MAX &&
+      ((!(field & CREDITS_WANT_NEED) && c->need_peer == requester) || c->now - c->peer[c->need_peer].last > c->cfg.quiet))
+    c->need_peer = UINT32_MAX; /* the designated need waits no more (or has not asked for a while) */
+  if (!want) return 0;
+  c->stats.asks++;
+  if (field & CREDITS_WANT_NEED) { /* all or nothing, the designated need first */
+    uint32_t keep = c->need_peer != UINT32_MAX && c->need_peer != requester ? c->need_amt : 0;
+    if (want <= room && (uint64_t)want + keep <= c->bank) {
+      if (c->need_peer == requester) c->need_peer = UINT32_MAX;
+      p->need_lent += want;
+      return lend(c, p, want);
+    }
+    c->stats.short_asks++;
+    p->asked = want;
+    if (c->need_peer == UINT32_MAX || c->need_peer == requester) {
+      c->need_peer = requester;
+      c->need_amt = want;
+    }
+    if (!c->short_) c->sweep = c->cfg.npeers; /* the need loans out must come back */
+    c->short_ = 2;
+    return 0;
+  }
+  have = c->bank > c->reserve ? c->bank - c->reserve : 0;
+  loan = want < have ? want : have;
+  if (loan > room) loan = room;
+  if (loan < want && loan == have) { /* the bank, not the cap, fell short */
+    c->stats.short_asks++;
+    p->asked = want;
+    if (!c->short_) c->sweep = c->cfg.npeers; /* a reclaim sweep is due */
+    if (!c->short_) c->short_ = 1;
+  }
+  return lend(c, p, loan);
+}
+
+static int granted(credits_t *c, uint32_t target, uint32_t n, int need) {
   credits_peer_t *p;
   if (target >= c->cfg.npeers)
     return fail(c, CREDITS_EINVAL, "credits_granted: peer %u, but only %u peers", target, c->cfg.npeers);
   p = &c->peer[target];
   if (!n) return CREDITS_OK;
   if (c->cfg.mode != CREDITS_DYNAMIC || (uint64_t)p->grant + n > c->cfg.max_grant)
-    return fail(c, CREDITS_EINVARIANT, "credits: peer %u lent %u credits on a grant of %u: past the most one peer may hold (%u%s)",
-                target, n, p->grant, c->cfg.max_grant, c->cfg.mode != CREDITS_DYNAMIC ? ", static mode lends nothing" : "");
+    return fail(c, CREDITS_EINVARIANT,
+                "credits: peer %u lent %u credits on a grant of %u: past the most one peer may hold (%u%s)", target, n,
+                p->grant, c->cfg.max_grant, c->cfg.mode != CREDITS_DYNAMIC ? ", static mode lends nothing" : "");
   p->grant += n;
   p->avail += n;
+  c->stats.granted += n;
+  if (need) { /* for the message that asked: kept from reclaims until that message is paid */
+    p->need_loan += n;
+    p->need_used = !p->need_ask; /* (that message went already) */
+    p->need_ask = 0;
+  }
   return CREDITS_OK;
 }
+
+int credits_granted(credits_t *c, uint32_t target, uint32_t n) { return granted(c, target, n, 0); }
+
+int credits_granted_need(credits_t *c, uint32_t target, uint32_t n) { return granted(c, target, n, 1); }
 
 uint32_t credits_reclaim_next(credits_t *c, uint64_t now) {
   uint32_t n = c->cfg.npeers;
   c->now = now;
-  if (!c->short_) return UINT32_MAX;
-  for (uint32_t k = 0; k < n; k++) {
-    uint32_t i = (c->scan + k) % n;
+  while (c->short_ && c->sweep) { /* the sweep credits_lend started visits every peer once */
+    uint32_t i = c->scan;
     credits_peer_t *p = &c->peer[i];
-    if (p->lent > c->cfg.grant && !p->reclaiming && (c->short_ == 2 || now - p->last >= c->cfg.quiet)) {
+    c->scan = i + 1 < n ? i + 1 : 0;
+    c->sweep--;
+    if (p->lent > c->cfg.grant && !p->reclaiming &&
+        (now - p->last >= c->cfg.quiet || (c->short_ == 2 && p->need_lent))) {
       p->reclaiming = 1;
-      c->scan = i + 1 < n ? i + 1 : 0;
       c->stats.reclaims++;
       return i;
     }
   }
-  c->short_ = 0; /* nobody (else) to ask: until an ask goes unmet again */
+  c->short_ = 0; /* swept: nothing more until an ask goes unmet again */
   return UINT32_MAX;
 }
 
@@ -228,9 +273,15 @@ uint32_t credits_release(credits_t *c, uint32_t target) {
   uint32_t excess, k;
   if (c->cfg.mode != CREDITS_DYNAMIC) return 0;
   excess = p->grant - c->cfg.grant;
+  if (p->need_loan && !p->need_used) excess = 0;           /* its need loan is about to pay: keep all */
+  else if (p->need_ask) excess = p->need_used ? p->need_loan : 0; /* a need waits: only a used need loan */
   k = p->avail < excess ? p->avail : excess;
   p->grant -= k;
   p->avail -= k;
+  if (p->need_used) { /* a used need loan goes first */
+    p->need_loan -= k < p->need_loan ? k : p->need_loan;
+    if (!p->need_loan) p->need_used = 0;
+  }
   return k;
 }
 
@@ -239,12 +290,16 @@ int credits_released(credits_t *c, uint32_t requester, uint32_t n) {
   if (requester >= c->cfg.npeers)
     return fail(c, CREDITS_EINVAL, "credits_released: peer %u, but only %u peers", requester, c->cfg.npeers);
   p = &c->peer[requester];
+  if (!p->reclaiming)
+    return fail(c, CREDITS_EINVARIANT, "credits: peer %u released %u credits, but no reclaim was sent to it", requester,
+                n);
   if (n > p->lent - c->cfg.grant || p->owed > p->lent - n)
     return fail(c, CREDITS_EINVARIANT,
-                "credits: peer %u released %u credits of a loan of %u over its floor %u with %u owed to it: more "
+                "credits: peer %u gave back %u credits of a loan of %u over its floor %u with %u owed to it: more "
                 "than it holds",
                 requester, n, p->lent - c->cfg.grant, c->cfg.grant, p->owed);
   p->lent -= n;
+  p->need_lent -= n < p->need_lent ? n : p->need_lent;
   p->reclaiming = 0;
   c->bank += n;
   c->stats.released += n;

@@ -65,34 +65,46 @@
  * to the requesters that need it:
  *
  *   r: credits_charge refused      want[t] = what would have avoided the
- *                                  stall: max(cost - avail, grant), "need"
- *                                  if cost > grant (no wait can pay it)
- *   r: credits_want(t)             the next request to t carries want and
- *                                  need in its header (CREDITS_WANT_* bits)
+ *                                  stall: max(cost - avail, grant) (so a
+ *                                  stream that keeps stalling doubles its
+ *                                  grant per loan); a need (cost > grant:
+ *                                  no wait can pay it) wants exactly
+ *                                  cost - grant, flagged CREDITS_WANT_NEED
+ *   r: credits_want(t)             the next request to t carries it in its
+ *                                  header (CREDITS_WANT_BITS bits)
  *   t: credits_lend(r, field)      the reply to that request carries a loan
  *                                  out of the bank: lent[r] += loan
  *   r: credits_granted(t, loan)    grant[t] += loan, avail[t] += loan
  *
+ * Throughput loans (no need flag) are best effort, capped by max_grant per
+ * pair, and leave a reserve of max_cost - grant in the bank.  A need is
+ * lent all or nothing, out of the whole bank: a part of it would pay for
+ * nothing.  When needs compete, the first that went unmet is designated and
+ * the others are lent only what leaves its amount in the bank, until it is
+ * met, its requester sends a request with no need (it no longer waits), or
+ * it has sent nothing for cfg.quiet ticks.
+ * A need loan is for the message that needed it: once that message is
+ * paid, the loan is the first thing a reclaim takes back.
  * A requester whose whole grant is home and still below a message's cost
  * (credits_ask_due) sends an ask: a request of cost 1 that runs no handler.
- * Loans are capped by max_grant per pair; throughput asks leave a reserve
- * of max_cost - grant in the bank, which only a need may take, so a
- * requester that cannot pay a message at all is never starved by the
- * others' throughput loans.
  *
- * Reclaim: an ask the bank could not meet marks the target short; at its
- * next credits_reclaim_next(now) it picks the peers holding loans (lent >
- * grant) that have sent nothing for cfg.quiet ticks -- every borrower if a
- * need went unmet -- and sends each a reclaim (a SYS message).  The peer
+ * Reclaim: an ask the bank could not meet marks the target short, which
+ * starts one sweep (credits_reclaim_next(now)) over every peer: those
+ * holding loans (lent > grant) that have sent nothing for cfg.quiet ticks
+ * get a reclaim (a SYS message), and, when a need waits, those holding
+ * need loans, quiet or not (a need loan is for one message), so needs are
+ * served one bank's worth at a time.  A peer
  * gives back what of its loan is home (credits_release: grant and avail
- * drop together) in a release message, and the target banks it
- * (credits_released).  So the bank refills when the pattern shifts.
+ * drop together; see there for what a need keeps) in a release message,
+ * and the target banks it (credits_released).  So the bank refills when
+ * the pattern shifts.
  *
- * Invariants (dynamic): per pair, grant_r[t] <= lent_t[r] (a loan raises
- * lent before grant, a release lowers grant before lent), so the target
- * never promises less than the requester spends; sum over r of lent_t[r] +
- * bank == capacity; floor <= grant and lent <= max_grant.  A loan or a
- * release that would break one is refused (CREDITS_EINVARIANT).
+ * Invariants (dynamic): per pair, floor <= grant_r[t] <= lent_t[r] <=
+ * max_grant (a loan raises lent before grant, a release lowers grant
+ * before lent), so the target never promises less than the requester
+ * spends; sum over r of lent_t[r] + bank == capacity.  A loan, a return or
+ * a release that would break one is refused (CREDITS_EINVARIANT), and so
+ * is a release no reclaim asked for.
  *
  * Threads: none inside; a credits_t is used by one thread at a time.
  */
@@ -142,9 +154,14 @@ typedef struct credits_peer {
   uint32_t lent;  /* target side: the share the peer holds here */
   /* dynamic mode */
   uint32_t want;      /* requester side: credits to ask the peer for (CREDITS_WANT_* field), 0: none */
+  uint32_t need_ask;  /* requester side: the need it asked for, until a loan that large comes or it is paid */
+  uint32_t need_cost; /* requester side: the cost of the message that needs it */
+  uint32_t need_loan; /* requester side: a need loan held (kept until the message it is for is paid) */
+  uint8_t need_used;  /* requester side: a charge has spent from it */
   uint32_t asked;     /* target side: the last want the peer reported and was not fully lent (stats) */
   uint64_t last;      /* target side: tick of the peer's last request */
   uint8_t reclaiming; /* target side: a reclaim is on its way to the peer, its release not yet in */
+  uint32_t need_lent; /* target side: need loans the peer holds (reclaimed when another need waits) */
 } credits_peer_t;
 
 typedef struct credits_stats {
@@ -155,6 +172,7 @@ typedef struct credits_stats {
   uint64_t lent, released;      /* credits lent out of the bank, given back into it */
   uint64_t asks, short_asks;    /* wants reported to this target; those not met in full */
   uint64_t reclaims;            /* reclaim messages asked for */
+  uint64_t granted;             /* requester side: credits peers lent this process */
   uint32_t bank_low;            /* the fewest credits the bank held */
   uint32_t max_lent;            /* the most any one peer held here */
 } credits_stats_t;
@@ -166,8 +184,10 @@ typedef struct credits {
   /* dynamic mode */
   uint32_t bank;    /* credits not lent to anyone */
   uint32_t reserve; /* what throughput loans leave in the bank (max_cost - grant) */
-  uint8_t short_;   /* an ask went unmet since the last reclaim scan: 1 throughput, 2 need */
-  uint32_t scan;    /* where the next reclaim scan starts */
+  uint8_t short_;   /* an ask went unmet since the last reclaim sweep: 1 throughput, 2 a need */
+  uint32_t need_peer, need_amt; /* the designated need (UINT32_MAX: none) and its amount */
+  uint32_t scan;    /* where the reclaim sweep goes on */
+  uint32_t sweep;   /* peers the sweep has still to visit */
   uint64_t now;     /* the caller's clock, as last given */
   char err[256];
 } credits_t;
@@ -193,6 +213,17 @@ int credits_refuse_returned(credits_t *c, uint32_t target, uint32_t n);  /* (cre
 int credits_refuse_arrived(credits_t *c, uint32_t requester, uint32_t cost);
 int credits_stall(credits_t *c, uint32_t target, uint32_t cost);
 
+/* A charge paid with a need loan held or a need asked for: the loan is
+ * used; a need paid for (the message that stalled, not an ask) waits no
+ * more. */
+static inline void credits_paid_need(credits_peer_t *p, uint32_t cost) {
+  if (p->need_loan) p->need_used = 1;
+  if (p->need_ask && cost >= p->need_cost) { /* the message that needed it is paid: its need is no more */
+    p->need_ask = 0;
+    p->want &= ~CREDITS_WANT_NEED;
+  }
+}
+
 /* Requester side: spend cost credits at target.  CREDITS_OK, or
  * CREDITS_EAGAIN (nothing spent: stall, keep serving, retry; in dynamic
  * mode the shortfall is recorded for credits_want), or CREDITS_EINVAL if
@@ -203,6 +234,7 @@ static inline int credits_charge(credits_t *c, uint32_t target, uint32_t cost) {
   if (__builtin_expect(p->avail >= cost, 1)) {
     p->avail -= cost;
     c->stats.charged += cost;
+    if (__builtin_expect((p->need_loan | p->need_ask) != 0, 0)) credits_paid_need(p, cost);
     return CREDITS_OK;
   }
   return credits_stall(c, target, cost);
@@ -285,23 +317,34 @@ static inline int credits_ask_due(const credits_t *c, uint32_t target, uint32_t 
  * shrinks.  An ask not met in full marks the target short. */
 uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field);
 
-/* Requester side: a loan of n credits came from target (in a reply).
- * CREDITS_EINVARIANT, nothing changed, if the grant would pass max_grant. */
+/* Requester side: a loan of n credits came from target (in a reply): a
+ * throughput loan, or (credits_granted_need) a need loan -- the reply must
+ * say which: a need loan is lent to the requester that asked with the need
+ * flag, all or nothing (credits_lend returned non-zero for a want with
+ * CREDITS_WANT_NEED).  CREDITS_EINVARIANT, nothing changed, if the grant
+ * would pass max_grant. */
 int credits_granted(credits_t *c, uint32_t target, uint32_t n);
+int credits_granted_need(credits_t *c, uint32_t target, uint32_t n);
 
 /* Target side, from the poll: the next peer to send a reclaim to, or
  * UINT32_MAX when none is due (not short, or no borrower quiet enough).
- * The peer is marked reclaiming until its release comes in. */
+ * The peer is marked reclaiming until its release comes in.  Once short,
+ * one sweep visits every peer once; call until UINT32_MAX. */
 uint32_t credits_reclaim_next(credits_t *c, uint64_t now);
 
 /* Requester side: target reclaims its loan: what of it is home is given up
- * (grant and avail drop by it, never below the floor).  Returns the credits
- * to send back in the release message (possibly 0: send it anyway). */
+ * (grant and avail drop by it, never below the floor) -- nothing while an
+ * unused need loan is about to pay its message, only a used need loan while
+ * a need of its own waits.  Returns the credits to send back in the release
+ * message (possibly 0: send it anyway). */
 uint32_t credits_release(credits_t *c, uint32_t target);
 
-/* Target side: requester released n credits (its answer to a reclaim):
- * banked.  CREDITS_EINVARIANT, nothing changed, if the loan is smaller. */
+/* Target side: requester released n credits, its answer to our reclaim:
+ * banked.  CREDITS_EINVARIANT, nothing changed, if no reclaim was sent to
+ * it or the loan is smaller. */
 int credits_released(credits_t *c, uint32_t requester, uint32_t n);
+
+
 
 /* Every invariant this process can check, over every peer: CREDITS_OK or
  * CREDITS_EINVARIANT (with credits_error); O(npeers). */

@@ -24,6 +24,9 @@
  *           is in the upper 32 match bits).  (The Put/Get bounce buffers are
  *           the conduit's.)
  *   RplSB   reply buffers, bound: the source of reply headers.
+ *   CREDIT  dynamic credits only: AM_PTE selector 0x6, zero-length Puts
+ *           with its own EQ (reclaim, release; Table 1 gives this duty to
+ *           SYS, the conduit's, whose EQ is sized for exit notices).
  *   AM_EQ   request arrivals only (ReqRB, RARAM, ReqRB unlinks); everything
  *           else -- reply arrivals, send completions -- is on SAFE_EQ.
  *
@@ -56,18 +59,35 @@
  * reply gets an implicit one (handler 0), so the requester's slot and
  * credits always come back.
  *
- * Credits (credits/, static mode): a credit is 256 bytes of ReqRB and one
- * AM_EQ event; a request costs ceil(body / 256) (at least 1) plus 1 for an
- * unpacked Long's payload event; each peer has an equal share
- * (STAGEPORT_AM_CREDITS); every reply returns what its request cost, in its
+ * Credits (credits/): a credit is 256 bytes of ReqRB and one AM_EQ event;
+ * a request costs ceil(body / 256) (at least 1) plus 1 for an unpacked
+ * Long's payload event; every reply returns what its request cost, in its
  * credit field.  ReqRB and AM_EQ are sized so that every credit promised has
  * its room (STAGEPORT_AM_OVERSPEND=F, a test knob, promises F times more).
+ * STAGEPORT_CREDITS selects how the capacity is shared:
+ *   static   each peer an equal share (STAGEPORT_AM_CREDITS): the capacity
+ *            grows with the job;
+ *   dynamic  (the default; seed 000 section 4.7) each peer a small grant
+ *            (STAGEPORT_AM_CREDITS_INIT) and a bank (STAGEPORT_AM_CREDITS_BANK)
+ *            lent to the peers that stall: a stalled request's header
+ *            carries its want, the reply's upper match-bit word the loan; a
+ *            requester whose whole grant cannot pay a message sends an ask
+ *            (STP_AMB_ASK: a Short that runs no handler) and gets a need
+ *            loan (all or nothing, STP_AMB_NEED_LOAN in the reply); when
+ *            the bank cannot meet an ask, borrowers quiet for
+ *            STAGEPORT_CREDITS_QUIET_US (and, if a need waits, the holders
+ *            of need loans) get a reclaim and answer with a release of what
+ *            of their loan is home (CREDIT messages).  The
+ *            capacity is npeers x the grant + the bank, never more than
+ *            static's, and no peer holds more than STAGEPORT_AM_CREDITS.
  */
 #include "portals_conduit.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "credits.h"
+#include "stageport.h"
 
 #define MAX_MEDIUM 8192u
 #define MAX_LONG ((size_t)1 << 20)
@@ -105,14 +125,14 @@ typedef struct pend { /* an unpacked Long request with half of it in */
   uint32_t src, lid;
   uint8_t have_hdr, have_pay;
   uint8_t handler, nargs;
-  uint32_t cost;
+  uint32_t cost, want;
   void *dst, *paydst;
   size_t len, paylen;
   gasnet_handlerarg_t args[16];
 } pend_t;
 
 typedef struct reqctx { /* what a request handler's token carries */
-  uint32_t src, lid, cost, rpl;
+  uint32_t src, lid, cost, want, rpl;
 } reqctx_t;
 
 /* a decoded header */
@@ -132,6 +152,10 @@ typedef struct reqrb {
 
 static struct {
   ptl_handle_eq_t am_eq;
+  ptl_handle_eq_t credit_eq; /* dynamic credits' messages */
+  ptl_handle_me_t credit_me;
+  ptl_handle_md_t credit_md;
+  uint64_t credit_events;
   ptl_handle_md_t reqsb, rplsb, cb_md, raram;
   ptl_handle_me_t reqsb_me, cb_me, raram_me;
   char *reqsb_mem, *rplsb_mem, *cb_mem;
@@ -150,6 +174,9 @@ static struct {
   uint32_t npend, maxpend;
   uint64_t eq_events;
   credits_t cr;
+  int dynamic;        /* dynamic credits (else static) */
+  uint64_t quiet_ns;  /* a borrower quiet this long may be reclaimed */
+  unsigned polls;     /* pam_poll calls: SYS and the reclaim scan every so many */
   size_t packed_max;
   int pss;
   size_t recv_bytes;
@@ -294,6 +321,8 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
   uint64_t hdr;
   size_t len = build(buf, am, cat, &pad, &hdr);
   unsigned credits = credits_piggyback(&pa.cr, c->src, c->cost);
+  uint32_t loan = credits_lend(&pa.cr, c->src, c->want);
+  if (loan && (c->want & CREDITS_WANT_NEED)) credits |= STP_AMB_NEED_LOAN;
   r->need = RP_HDR;
   if (cat == STP_AMB_LONG_UNPACKED) {
     ptl_handle_md_t md = stp_pc.rarsrc;
@@ -313,7 +342,7 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
     pa.rtokens++; /* no payload Put: its token back */
   }
   stp_pc_check(PtlPutRegion(pa.rplsb, (ptl_size_t)c->rpl * SLOT_SIZE, len, PTL_NO_ACK_REQ, stp_pc_target(c->src),
-                            STP_PC_AM_PTE, 0, stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, c->lid),
+                            STP_PC_AM_PTE, 0, stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, loan),
                             c->lid, hdr),
                "PtlPutRegion (AM reply)");
   if (cat == STP_AMB_LONG_UNPACKED) { /* the source is the caller's again only at local completion */
@@ -328,13 +357,15 @@ static int pam_reply(stp_token_t *token, const stp_am_t *am) {
 }
 
 /* Run a request handler, its reply's resources reserved first; reply
- * implicitly if it did not. */
-static void run_request(uint32_t src, uint32_t lid, uint32_t cost, unsigned handler, unsigned cat,
+ * implicitly if it did not.  want: the request's want field (an ask runs
+ * no handler: its reply brings the loan). */
+static void run_request(uint32_t src, uint32_t lid, uint32_t cost, uint32_t want, unsigned handler, unsigned cat,
                         const gasnet_handlerarg_t *args, unsigned nargs, void *buf, size_t len) {
   static const gasnet_handlerarg_t none[1];
-  reqctx_t c = {src, lid, cost, reserve_reply()};
+  reqctx_t c = {src, lid, cost, want & ~(uint32_t)STP_AMB_ASK, reserve_reply()};
   stp_token_t tok = {(gasnet_node_t)src, 1, 0, &c};
-  stp_am_run(&tok, (gasnet_handler_t)handler, api_cat(cat), args, (int)nargs, buf, len);
+  if (STP_LIKELY(!(want & STP_AMB_ASK)))
+    stp_am_run(&tok, (gasnet_handler_t)handler, api_cat(cat), args, (int)nargs, buf, len);
   if (!tok.replied) {
     stp_am_t implicit = {STP_AM_SHORT, 0, 0, 0, none, NULL, 0, NULL};
     send_reply(&c, &implicit);
@@ -370,7 +401,7 @@ static void run_pending(pend_t *p) {
     stp_fatal("AM Long from node %u: the header names %zu bytes at %p, the payload arrived as %zu bytes at %p",
               (unsigned)q.src, q.len, q.dst, q.paylen, q.paydst);
   pend_free(p);
-  run_request(q.src, q.lid, q.cost, q.handler, STP_AMB_LONG_UNPACKED, q.args, q.nargs, q.dst, q.len);
+  run_request(q.src, q.lid, q.cost, q.want, q.handler, STP_AMB_LONG_UNPACKED, q.args, q.nargs, q.dst, q.len);
 }
 
 static void request_arrived(const ptl_event_t *ev) {
@@ -396,6 +427,7 @@ static void request_arrived(const ptl_event_t *ev) {
     p->handler = (uint8_t)h.handler;
     p->nargs = (uint8_t)h.nargs;
     p->cost = cost;
+    p->want = h.credits;
     p->dst = h.dst;
     p->len = h.len;
     memcpy(p->args, h.args, sizeof(h.args));
@@ -404,7 +436,8 @@ static void request_arrived(const ptl_event_t *ev) {
   }
   if (h.cat == STP_AMB_LONG && h.len) memcpy(h.dst, h.payload, h.len); /* packed: into place */
   if (h.cat >= STP_AMB_LONG) h.payload = h.dst; /* (put-sync-send: the payload is there already) */
-  run_request(src, lid, cost, h.handler, h.cat, h.args, h.nargs, h.cat == STP_AMB_SHORT ? NULL : h.payload, h.len);
+  run_request(src, lid, cost, h.credits, h.handler, h.cat, h.args, h.nargs, h.cat == STP_AMB_SHORT ? NULL : h.payload,
+              h.len);
 }
 
 static void payload_arrived(const ptl_event_t *ev) {
@@ -511,6 +544,28 @@ static uint32_t reply_slot(uint64_t off, uint32_t from, const char *what) {
   return si;
 }
 
+/* Dynamic credits' messages (zero-length Puts to the CREDIT entry, the
+ * count in hdr_data, the op in the match bits' op field). */
+enum { CR_RECLAIM = 1, CR_RELEASE = 2 };
+
+static void credit_send(gasnet_node_t t, unsigned op, uint32_t n) {
+  stp_pc_check(PtlPutRegion(stp_pc.sys_src, 0, 0, PTL_NO_ACK_REQ, stp_pc_target(t), STP_PC_AM_PTE, 0,
+                            stp_pbits(STP_PSEL_CREDIT, op, 0, 0, 0), 0, (ptl_hdr_data_t)n),
+               "PtlPutRegion (AM credits)");
+}
+
+/* n credits of our grant at node t go back to it, the answer to its
+ * reclaim -- to ourselves at once. */
+static void banked(gasnet_node_t from, uint32_t n) { /* ... and as they arrive */
+  if (STP_UNLIKELY(credits_released(&pa.cr, from, n) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u released credits it did not hold: %s", (unsigned)from, credits_error(&pa.cr));
+}
+
+static void give_back(gasnet_node_t t, uint32_t n) {
+  if (t != stp.mynode) credit_send(t, CR_RELEASE, n);
+  else banked(t, n);
+}
+
 static void reply_arrived(const ptl_event_t *ev) {
   uint32_t from = ev->initiator.nid, si = reply_slot(ev->offset, from, "reply");
   amslot_t *s = &pa.slot[si];
@@ -518,8 +573,13 @@ static void reply_arrived(const ptl_event_t *ev) {
   const char *bad = decode(ev->match_bits, ev->hdr_data, slot_mem(si), ev->mlength, &h);
   if (STP_UNLIKELY(bad || s->hdr_in || ev->mlength != ev->rlength))
     stp_fatal("AM reply from node %u: a malformed header (%s)", (unsigned)from, bad ? bad : "twice, or truncated");
-  if (h.credits && STP_UNLIKELY(credits_returned(&pa.cr, from, h.credits) != CREDITS_OK))
+  if ((h.credits & ~STP_AMB_NEED_LOAN) &&
+      STP_UNLIKELY(credits_returned(&pa.cr, from, h.credits & ~STP_AMB_NEED_LOAN) != CREDITS_OK))
     stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)from, credits_error(&pa.cr));
+  if (stp_pbits_upper(ev->match_bits) &&
+      STP_UNLIKELY((h.credits & STP_AMB_NEED_LOAN ? credits_granted_need : credits_granted)(
+                       &pa.cr, from, stp_pbits_upper(ev->match_bits)) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u lent credits it could not: %s", (unsigned)from, credits_error(&pa.cr));
   if (h.cat >= STP_AMB_LONG && STP_UNLIKELY(!stp_in_my_segment(h.dst, h.len)))
     stp_bad_address("AM ReplyLong destination", (gasnet_node_t)from, h.dst, h.len);
   s->hdr_in = 1;
@@ -630,6 +690,18 @@ static void send_payload(gasnet_node_t dest, const stp_am_t *am, amslot_t *as, u
   }
 }
 
+/* Dynamic credits: a message costs more than the whole grant at dest, all
+ * of it home: ask dest for a loan (a Short that runs no handler, costing 1;
+ * its reply brings the loan). */
+static void send_ask(gasnet_node_t dest) {
+  uint32_t si, want = credits_want(&pa.cr, dest);
+  if (credits_charge(&pa.cr, dest, 1) != CREDITS_OK) stp_fatal("AM flow control: an ask found no credit");
+  si = slot_get(dest);
+  stp_pc_check(PtlPutRegion(pa.reqsb, si * SLOT_SIZE, 0, PTL_NO_ACK_REQ, stp_pc_target(dest), STP_PC_AM_PTE, 0,
+                            stp_amb(STP_PSEL_REQRB, STP_AMB_SHORT, 0, 0, 0, want | STP_AMB_ASK, si * SLOT_SIZE), 0, 0),
+               "PtlPutRegion (AM credit ask)");
+}
+
 static int pam_request(gasnet_node_t dest, const stp_am_t *am) {
   unsigned cat = wire_cat(am), pad;
   int unpacked = cat == STP_AMB_LONG_UNPACKED;
@@ -643,7 +715,10 @@ static int pam_request(gasnet_node_t dest, const stp_am_t *am) {
   if (STP_UNLIKELY(credits_charge(&pa.cr, dest, cost) != CREDITS_OK)) {
     unsigned spins = 0;
     int rc;
-    while ((rc = credits_charge(&pa.cr, dest, cost)) == CREDITS_EAGAIN) stp_wait_step(&spins); /* serving others */
+    while ((rc = credits_charge(&pa.cr, dest, cost)) == CREDITS_EAGAIN) { /* serving others */
+      if (credits_ask_due(&pa.cr, dest, cost)) send_ask(dest);
+      stp_wait_step(&spins);
+    }
     if (rc != CREDITS_OK)
       stp_fatal("AM flow control: a request of %u credits to node %u can never be paid for", cost, (unsigned)dest);
   }
@@ -653,7 +728,8 @@ static int pam_request(gasnet_node_t dest, const stp_am_t *am) {
   len = build(slot_mem(si), am, cat, &pad, &hdr);
   if (unpacked) send_payload(dest, am, as, lid);
   stp_pc_check(PtlPutRegion(pa.reqsb, lid, len, PTL_NO_ACK_REQ, stp_pc_target(dest), STP_PC_AM_PTE, 0,
-                            stp_amb(STP_PSEL_REQRB, cat, am->nargs, am->handler, pad, 0, lid), 0, hdr),
+                            stp_amb(STP_PSEL_REQRB, cat, am->nargs, am->handler, pad, credits_want(&pa.cr, dest), lid),
+                            0, hdr),
                "PtlPutRegion (AM request)");
   if (unpacked && !am->async) { /* like a non-bulk put: the source is the caller's again */
     unsigned spins = 0;
@@ -665,8 +741,40 @@ static int pam_request(gasnet_node_t dest, const stp_am_t *am) {
 /* ------------------------------------------------------------------ */
 /* poll                                                                */
 /* ------------------------------------------------------------------ */
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void credit_event(const ptl_event_t *ev) {
+  gasnet_node_t from = (gasnet_node_t)ev->initiator.nid;
+  unsigned op = stp_pbits_op(ev->match_bits);
+  if (STP_UNLIKELY(ev->type != PTL_EVENT_PUT_END || ev->ni_fail_type != PTL_NI_OK || from >= stp.nodes))
+    stp_fatal("Portals Core: a %s event in CREDIT_EQ from node %u", PtlEventKindStr(ev->type), (unsigned)from);
+  if (op == CR_RECLAIM) give_back(from, credits_release(&pa.cr, from));
+  else if (op == CR_RELEASE) banked(from, (uint32_t)ev->hdr_data);
+  else stp_fatal("Portals Core: a credit message of op %u from node %u", op, (unsigned)from);
+}
+
+/* Dynamic credits, every 64 polls: the reclaims and releases that arrived, the clock that stamps arrivals, and the reclaims an unmet ask
+ * made due. */
+static int credit_poll(void) {
+  uint32_t p;
+  int n = stp_pc_drain(pa.credit_eq, INT32_MAX, credit_event, "CREDIT_EQ",
+                       " (credit messages were lost: its size is broken)");
+  uint64_t now = mono_ns();
+  credits_tick(&pa.cr, now);
+  while ((p = credits_reclaim_next(&pa.cr, now)) != UINT32_MAX) {
+    if (p == stp.mynode) give_back((gasnet_node_t)p, credits_release(&pa.cr, p));
+    else credit_send((gasnet_node_t)p, CR_RECLAIM, 0);
+  }
+  return n;
+}
+
 static int pam_poll(void) {
   int n = 0;
+  if (pa.dynamic && !(++pa.polls & 63)) n += credit_poll();
   while (STP_UNLIKELY(pa.ndeferred)) {
     uint32_t si = pa.deferred[0];
     memmove(pa.deferred, pa.deferred + 1, --pa.ndeferred * sizeof(*pa.deferred));
@@ -695,8 +803,9 @@ static int pam_attach(void) {
   uint64_t nslots = stp_env_u64("STAGEPORT_AM_SLOTS", 128);
   uint64_t nrpl = stp_env_u64("STAGEPORT_AM_RPLSB", 16);
   uint64_t packed = stp_env_u64("STAGEPORT_AM_PACKED_MAX", 2048);
+  const char *credmode = getenv("STAGEPORT_CREDITS");
   uint32_t nodes = stp.nodes, maxcost;
-  uint64_t capacity;
+  uint64_t capacity, grant0 = 0;
   credits_cfg_t cfg = {0};
   ptl_md_t md;
 
@@ -713,9 +822,12 @@ static int pam_attach(void) {
   pa.nrpl = (uint32_t)nrpl;
   pa.nrb = (uint32_t)nrb;
 
-  /* credits: equal shares; the largest request must fit one */
+  /* credits: the largest request must fit one peer's share; static: equal
+   * shares; dynamic: a grant0 each and a bank, never more than static */
+  if (!credmode || !*credmode || !strcmp(credmode, "dynamic")) pa.dynamic = 1;
+  else if (!strcmp(credmode, "static")) pa.dynamic = 0;
+  else stp_fatal("STAGEPORT_CREDITS=\"%s\": use static or dynamic", credmode);
   cfg.npeers = nodes;
-  cfg.mode = CREDITS_STATIC;
   cfg.unit_bytes = CREDIT_BYTES;
   pa.cr.cfg.unit_bytes = CREDIT_BYTES; /* cost_of() before credits_init */
   maxcost = cost_of(MSG_MAX, 0);
@@ -723,16 +835,54 @@ static int pam_attach(void) {
     stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": %u..%u credits per peer (the largest request costs %u; a reply's "
               "field returns at most %u)",
               share, maxcost, STP_AMB_MAX_CREDITS / (unsigned)over, maxcost, STP_AMB_MAX_CREDITS);
-  cfg.grant = (uint32_t)(share * over); /* the overspend knob promises more than ReqRB and AM_EQ hold */
-  cfg.max_grant = STP_AMB_MAX_CREDITS;
-  cfg.max_cost = maxcost;
-  cfg.batch = 1; /* (unused: every request gets a reply that returns its cost) */
-  if (credits_init(&pa.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&pa.cr));
   capacity = share * nodes; /* what this node can really receive */
+  if (pa.dynamic) {
+    uint64_t bank = stp_env_u64("STAGEPORT_AM_CREDITS_BANK", 2 * share);
+    grant0 = stp_env_u64("STAGEPORT_AM_CREDITS_INIT", 4);
+    if (grant0 < 1 || grant0 > share)
+      stp_fatal("STAGEPORT_AM_CREDITS_INIT=%" PRIu64 ": 1..%" PRIu64 " (STAGEPORT_AM_CREDITS) credits per peer", grant0,
+                share);
+    if (bank < maxcost - (grant0 < maxcost ? grant0 : maxcost) || bank > (uint64_t)1 << 24)
+      stp_fatal("STAGEPORT_AM_CREDITS_BANK=%" PRIu64 ": %u..%u credits (one largest request must always be lendable)",
+                bank, maxcost - (uint32_t)(grant0 < maxcost ? grant0 : maxcost), 1u << 24);
+    if (grant0 * nodes + bank < capacity) capacity = grant0 * nodes + bank;
+    if (capacity < grant0 * nodes + maxcost - (grant0 < maxcost ? grant0 : maxcost))
+      capacity = grant0 * nodes + maxcost - (grant0 < maxcost ? grant0 : maxcost);
+    pa.quiet_ns = stp_env_u64("STAGEPORT_CREDITS_QUIET_US", 2000) * 1000u;
+    cfg.mode = CREDITS_DYNAMIC;
+    cfg.grant = (uint32_t)(grant0 * over); /* the overspend knob promises more than ReqRB and AM_EQ hold */
+    cfg.capacity = (uint32_t)(capacity * over);
+    cfg.quiet = pa.quiet_ns;
+  } else {
+    cfg.mode = CREDITS_STATIC;
+    cfg.grant = (uint32_t)(share * over);
+    cfg.batch = 1; /* (unused: every request gets a reply that returns its cost) */
+  }
+  cfg.max_grant = (uint32_t)(share * over);
+  cfg.max_cost = maxcost;
+  if (credits_init(&pa.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&pa.cr));
+  if (pa.dynamic) credits_tick(&pa.cr, mono_ns());
 
   /* AM_EQ: one event per credit, plus the ReqRBs' UNLINKs */
   pa.eq_events = capacity + nrb + 8;
   stp_pc_check(PtlEQAlloc(stp_pc.ni, pa.eq_events, PTL_EQ_HANDLER_NONE, &pa.am_eq), "allocating AM_EQ");
+
+  /* CREDIT (dynamic): reclaims and releases.  In flight to us at once: a
+   * reclaim and a release per peer (one reclaim per pair at a time) */
+  pa.credit_events = 0;
+  if (pa.dynamic) {
+    pa.credit_events = 2 * (uint64_t)nodes + 8;
+    stp_pc_check(PtlEQAlloc(stp_pc.ni, pa.credit_events, PTL_EQ_HANDLER_NONE, &pa.credit_eq), "allocating CREDIT_EQ");
+    memset(&md, 0, sizeof(md));
+    md.start = xalloc(8);
+    md.length = 8;
+    md.threshold = PTL_MD_THRESH_INF;
+    md.options = PTL_MD_OP_PUT | PTL_MD_EVENT_START_DISABLE;
+    md.eq_handle = pa.credit_eq;
+    stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_CREDIT, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER,
+                         md, PTL_RETAIN, &pa.credit_me, &pa.credit_md),
+                 "posting CREDIT");
+  }
 
   /* RARAM: the segment, for unpacked RequestLong payloads, events to AM_EQ */
   memset(&md, 0, sizeof(md));
@@ -816,8 +966,10 @@ static int pam_attach(void) {
     ptl_interface_t mode = PTLX_IFACE_HOST;
     PtlXNIMode(stp_pc.ni, &mode);
     /* AM_EQ's ring (twice in offload mode: the progress thread's ring), the ReqRBs, the pending table */
+    /* (and dynamic credits' CREDIT_EQ) */
     pa.recv_bytes = (size_t)pa.nrb * pa.rb_size + (size_t)pa.maxpend * sizeof(pend_t) +
-                    (mode == PTLX_IFACE_OFFLOAD ? 2 : 1) * sizeof(ptl_event_t) * (size_t)pa.eq_events;
+                    (mode == PTLX_IFACE_OFFLOAD ? 2 : 1) * sizeof(ptl_event_t) *
+                        (size_t)(pa.eq_events + pa.credit_events);
   }
   return GASNET_OK;
 }
@@ -835,6 +987,30 @@ static void pam_detach(void) {
 
 static size_t pam_recv_bytes(void) { return pa.recv_bytes; }
 
+static int pam_credits(stageport_am_credits_t *s) {
+  const credits_t *c = &pa.cr;
+  memset(s, 0, sizeof(*s));
+  s->dynamic = pa.dynamic;
+  s->capacity = pa.dynamic ? c->cfg.capacity : c->peer[0].lent * c->cfg.npeers;
+  s->initial = pa.dynamic ? c->cfg.grant : c->peer[0].lent;
+  s->max_grant = pa.dynamic ? c->cfg.max_grant : c->peer[0].lent;
+  s->bank = c->bank;
+  s->bank_low = c->stats.bank_low;
+  s->max_lent = pa.dynamic ? c->stats.max_lent : c->peer[0].lent;
+  s->reserve = c->reserve;
+  for (uint32_t i = 0; i < c->cfg.npeers; i++)
+    if (i != stp.mynode) s->lent_out += c->peer[i].lent - s->initial;
+  s->quiet_us = (unsigned)(pa.quiet_ns / 1000u);
+  s->stalls = c->stats.stalls;
+  s->borrowed = c->stats.granted;
+  s->asks = c->stats.asks;
+  s->short_asks = c->stats.short_asks;
+  s->lent = c->stats.lent;
+  s->reclaims = c->stats.reclaims;
+  s->released = c->stats.released;
+  return 0;
+}
+
 const stp_core_ops_t stp_core_portals_ops = {
     .name = "core-portals",
     .attach = pam_attach,
@@ -846,4 +1022,5 @@ const stp_core_ops_t stp_core_portals_ops = {
     .reply = pam_reply,
     .poll = pam_poll,
     .recv_bytes = pam_recv_bytes,
+    .credits = pam_credits,
 };

@@ -12,7 +12,8 @@
  *   +----------------+--------------+----------+---------+---------+
  *
  *   ME selector  which target ME (Table 1: RAR 0x0, RARAM 0x1, RARSRC 0x2,
- *                ReqRB/CB 0x3, ReqSB 0x4, SYS 0x5)
+ *                ReqRB/CB 0x3, ReqSB 0x4, SYS 0x5; and the AM credits'
+ *                redistribution 0x6, Table 1's SYS duty given its own EQ)
  *   op type      non-bulk put, bulk put, get (more for later stages)
  *   thread id    the initiating client thread (0 under GASNET_SEQ)
  *   handle slot  the operation's entry in the initiator's slot table
@@ -33,6 +34,7 @@ enum {
   STP_PSEL_REQRB = 0x3,
   STP_PSEL_REQSB = 0x4,
   STP_PSEL_SYS = 0x5,
+  STP_PSEL_CREDIT = 0x6,
 };
 
 enum {
@@ -69,13 +71,20 @@ static inline uint64_t stp_pbits(unsigned sel, unsigned op, unsigned tid, unsign
  *   cat      STP_AMB_SHORT, _MEDIUM, _LONG (packed: payload in the body),
  *            _LONG_UNPACKED (payload Put on its own: header + RARAM)
  *   pad      bytes of padding after the payload (bodies are 8-byte multiples)
- *   credits  what a reply returns; a request's own field (0 in static mode)
- *   upper    the requester's ReqSB slot: where the reply goes, and the Long
- *            id that pairs an unpacked Long's header with its payload
+ *   credits  a reply: what it returns (and STP_AMB_NEED_LOAN when its loan
+ *            answers a need); a request: its want field (dynamic
+ *            credits, credits.h: CREDITS_WANT_BITS bits, 0 in static mode)
+ *            and STP_AMB_ASK, set on an ask (a request that runs no handler)
+ *   upper    a request: the requester's ReqSB slot, where the reply goes, and
+ *            the Long id that pairs an unpacked Long's header with its
+ *            payload; a reply: the credits it lends (dynamic mode; the
+ *            reply's place in the ReqSB is its remote offset)
  */
 enum { STP_AMB_SHORT = 0, STP_AMB_MEDIUM = 1, STP_AMB_LONG = 2, STP_AMB_LONG_UNPACKED = 3 };
 #define STP_AMB_MAX_NARGS 0x1fu
 #define STP_AMB_MAX_CREDITS 0x3ffu
+#define STP_AMB_ASK 0x200u       /* in a request's credits field */
+#define STP_AMB_NEED_LOAN 0x200u /* in a reply's: its loan is a need loan (credits.h) */
 
 static inline uint64_t stp_amb(unsigned sel, unsigned cat, unsigned nargs, unsigned handler, unsigned pad,
                                unsigned credits, uint32_t upper) {

@@ -208,6 +208,7 @@ void conf_am_register(gasnet_handlerentry_t *table);
   X(am_flood, "conf_am.c", "every node floods every other node with replying requests")                   \
   X(am_flood_big, "conf_am.c", "flood of maximum-size Medium and large Long requests with Medium replies")  \
   X(am_no_hol, "conf_am.c", "a large AM whose sender stops polling does not hold up other nodes' AMs")     \
+  X(am_credits, "conf_am.c", "AM credits: a flood to a neighbour borrows, a flood to self after it reclaims")    \
   X(am_recv_bytes, "conf_am.c", "stageport_am_recv_bytes: the AM receive memory is reported")                  \
   X(put_blocking, "conf_xfer.c", "gasnet_put: sizes, buffers, every node")                                 \
   X(put_bulk, "conf_xfer.c", "gasnet_put_bulk: sizes, unaligned, page-crossing, every node")               \

@@ -736,10 +736,92 @@ void conf_am_register(gasnet_handlerentry_t *table) {
  * requests, after attach, on every stage: at least one largest Medium, and
  * for the Portals Core's static credits at least the smallest share's room
  * (33 credits of 256 bytes) for every node, in each of two ReqRBs. */
+/* Flood Shorts (h_flood_s, replied) to node t: n requests, no window;
+ * wait for every reply. */
+static void credits_flood(gasnet_node_t t, int n) {
+  int want = conf_cnt.flood_rep + n;
+  for (int i = 0; i < n; i++)
+    if (gasnet_AMRequestShort2(t, conf_h(HID_FLOOD_REQ_S), 3 * i, 3 * i * 7 + (int)conf_me) != GASNET_OK) {
+      conf_fail("credits flood request %d to node %u failed", i, (unsigned)t);
+      return;
+    }
+  CONF_WAIT(conf_cnt.flood_rep >= want);
+}
+
+/* The Portals Core's credits (stageport_am_credits): a flood to one
+ * neighbour makes the requester stall and, in dynamic mode, borrow (when the
+ * bank holds more than its reserve); a flood to itself once every other
+ * node is quiet makes the bank short, and the loans other nodes still hold
+ * are reclaimed and released.  Every stage's Core must carry the floods;
+ * the counters are checked where the Core reports them. */
+void conf_test_am_credits(void) {
+  gasnet_node_t next = (gasnet_node_t)((conf_me + 1) % conf_nodes);
+  int n = 3000;
+  double t0;
+#ifdef STAGEPORT
+  stageport_am_credits_t s1, sa, s10 = {0}, s2;
+  int have = !stageport_am_credits(&s1), early = 0;
+#endif
+  credits_flood(next, n);
+  conf_barrier();
+#ifdef STAGEPORT
+  if (have) {
+    CHECK(!stageport_am_credits(&s1), "stageport_am_credits failed after attach");
+    CHECK(s1.bank <= s1.capacity && s1.bank_low <= s1.bank && s1.max_lent <= s1.max_grant &&
+              s1.initial <= s1.max_grant && (!s1.dynamic || (size_t)s1.initial * conf_nodes + s1.bank_low <= s1.capacity),
+          "credits: capacity %u, initial %u, max_grant %u, bank %u (low %u), max_lent %u", s1.capacity, s1.initial,
+          s1.max_grant, s1.bank, s1.bank_low, s1.max_lent);
+    if (s1.dynamic && s1.stalls >= 8 && s1.initial < s1.max_grant &&
+        s1.capacity - s1.initial * conf_nodes > s1.reserve)
+      CHECK(s1.borrowed > 0, "dynamic credits: %llu stalls since attach (bank %u over a reserve of %u), nothing lent",
+            s1.stalls, s1.capacity - s1.initial * conf_nodes, s1.reserve);
+    if (conf_me == 0)
+      printf("# am_credits: %s, capacity %u, initial %u, max %u, reserve %u: node 0 stalled %llu times, borrowed "
+             "%llu, lent %llu\n",
+             s1.dynamic ? "dynamic" : "static", s1.capacity, s1.initial, s1.max_grant, s1.reserve, s1.stalls,
+             s1.borrowed, s1.lent);
+    /* every other node falls quiet (it only polls) */
+    t0 = conf_now();
+    while (conf_now() - t0 < 2e-6 * s1.quiet_us + 0.001) gasnet_AMPoll();
+    CHECK(!stageport_am_credits(&sa), "stageport_am_credits failed");
+  }
+#endif
+  /* 100 ms of it on every node: in the first 10 ms no other node can have
+   * finished and be sending barrier messages here */
+  t0 = conf_now();
+  do {
+    credits_flood(conf_me, n / 10);
+#ifdef STAGEPORT
+    if (have && !early && conf_now() - t0 > 0.01) early = !stageport_am_credits(&s10);
+#endif
+  } while (conf_now() - t0 < 0.1);
+#ifdef STAGEPORT
+  if (have) {
+    CHECK(early && !stageport_am_credits(&s2), "stageport_am_credits failed");
+    if (s2.dynamic && sa.lent_out > 0 && s10.short_asks > sa.short_asks) {
+      /* an ask found the bank short while quiet nodes held loans: they come back (reclaimed, or need loans
+       * given back) */
+      t0 = conf_now();
+      while (stageport_am_credits(&s2) == 0 && s2.lent_out >= sa.lent_out && conf_now() - t0 < 5) gasnet_AMPoll();
+      CHECK(s2.lent_out < sa.lent_out && s2.released > sa.released,
+            "dynamic credits: %llu asks found the bank short, %u credits lent to quiet nodes, %u still lent 5 s "
+            "later (%llu reclaims)",
+            s10.short_asks - sa.short_asks, sa.lent_out, s2.lent_out, s2.reclaims - sa.reclaims);
+    }
+    if (conf_me == 0)
+      printf("# am_credits: node 0 flooding itself, %u credits lent to quiet nodes: %llu short asks, %llu reclaims, "
+             "%llu credits released\n",
+             sa.lent_out, s2.short_asks - sa.short_asks, s2.reclaims - sa.reclaims, s2.released - sa.released);
+  }
+#endif
+  conf_barrier();
+}
+
 void conf_test_am_recv_bytes(void) {
 #ifdef STAGEPORT
   size_t b = stageport_am_recv_bytes(), min = gasnet_AMMaxMedium();
-  if (!strcmp(stageport_stage(), "portals") || !strcmp(stageport_stage(), "firehose")) min = 2 * (size_t)conf_nodes * 33 * 256;
+  stageport_am_credits_t cr;
+  if (!stageport_am_credits(&cr)) min = 2 * (size_t)cr.capacity * 256; /* two ReqRBs of every credit's 256 bytes */
   CHECK(b >= min, "stageport_am_recv_bytes() = %zu on stage %s, expected at least %zu", b, stageport_stage(), min);
   if (conf_me == 0) printf("# am_recv_bytes: stage %s, %u nodes: %zu bytes\n", stageport_stage(), (unsigned)conf_nodes, b);
 #endif
