@@ -36,71 +36,21 @@
  * One line per case, "PASS name ..." or "FAIL name: why"; exit 1 on any FAIL.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 too */
-
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define UNIT_PROG "unit_credits_dyn"
 
 #include "credits.h"
-#include "unit_rand.h"
+#include "unit_harness.h"
 
 #define UNIT 256 /* bytes of payload per credit (ReqRB space, say) */
-
-static uint64_t seed = 20260101;
-static int quick;
-
-/* ------------------------------------------------------------------ */
-/* helpers                                                             */
-/* ------------------------------------------------------------------ */
-
-static uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)(((rnd(s) >> 32) * n) >> 32); }
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n, size);
-  if (!p) {
-    printf("FAIL unit_credits_dyn: out of memory (%zu x %zu bytes)\n", n, size);
-    exit(1);
-  }
-  return p;
-}
 
 static void *xrealloc(void *p, size_t size) {
   p = realloc(p, size);
   if (!p) {
-    printf("FAIL unit_credits_dyn: out of memory (%zu bytes)\n", size);
+    printf("FAIL " UNIT_PROG ": out of memory (%zu bytes)\n", size);
     exit(1);
   }
   return p;
 }
-
-/* A case's verdict: the first failed expectation, or detail for its PASS line. */
-static char why[2048], detail[2048];
-static int failed;
-
-static void failf(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void failf(int line, const char *fmt, ...) {
-  va_list ap;
-  int n;
-  if (failed++) return;
-  n = snprintf(why, sizeof(why), "line %d: ", line);
-  va_start(ap, fmt);
-  vsnprintf(why + n, sizeof(why) - (size_t)n, fmt, ap);
-  va_end(ap);
-}
-
-#define EXPECT(cond, ...)                      \
-  do {                                         \
-    if (!(cond)) failf(__LINE__, __VA_ARGS__); \
-  } while (0)
 
 /* A dynamic configuration: capacity = the floors + the reserve (max_cost -
  * grant) + extra, the least credits_init accepts plus extra. */
@@ -1411,10 +1361,7 @@ static const simcase_t sims[] = {
      .fault_at = 1, .expect = 1u << BY_MODULE | 1u << BY_DRAIN, .no_checker = 1},
 };
 
-static const struct {
-  const char *name;
-  void (*run)(void);
-} units[] = {
+static const unit_case_t units[] = {
     {"dyn_init_validation", case_init_validation},
     {"dyn_init_layout", case_init_layout},
     {"dyn_want", case_want},
@@ -1426,47 +1373,10 @@ static const struct {
     {"dyn_check_detects", case_check_detects},
 };
 
-static int report(const char *name, double ms) {
-  if (failed) printf("FAIL %s: %s (%.0f ms)\n", name, why, ms);
-  else printf("PASS %s %s (%.0f ms)\n", name, detail, ms);
-  fflush(stdout);
-  return failed != 0;
-}
+static const char *sim_case_name(size_t i) { return sims[i].name; }
+static void sim_case_run(size_t i) { case_sim(&sims[i]); }
 
 int main(int argc, char **argv) {
-  const char *only = NULL;
-  int nfail = 0, n = 0;
-  double t0 = now_ms();
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-    else if (!strcmp(argv[i], "--quick")) quick = 1;
-    else if (!strcmp(argv[i], "--case") && i + 1 < argc) only = argv[++i];
-    else {
-      fprintf(stderr, "usage: %s [--seed N] [--quick] [--case SUBSTRING]\n", argv[0]);
-      return 2;
-    }
-  }
-  printf("unit_credits_dyn: seed %" PRIu64 "%s\n", seed, quick ? " (quick)" : "");
-  for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++) {
-    double t = now_ms();
-    if (only && !strstr(units[i].name, only)) continue;
-    failed = 0;
-    why[0] = detail[0] = 0;
-    units[i].run();
-    nfail += report(units[i].name, now_ms() - t);
-    n++;
-  }
-  for (size_t i = 0; i < sizeof(sims) / sizeof(*sims); i++) {
-    double t = now_ms();
-    if (only && !strstr(sims[i].name, only)) continue;
-    failed = 0;
-    why[0] = detail[0] = 0;
-    case_sim(&sims[i]);
-    nfail += report(sims[i].name, now_ms() - t);
-    n++;
-  }
-  printf("%s unit_credits_dyn: %d cases, %d failed, seed %" PRIu64 " (%.1f s)\n", nfail ? "FAIL" : "ok", n, nfail,
-         seed, (now_ms() - t0) / 1e3);
-  fflush(stdout); /* before a sanitizer's exit-time report */
-  return nfail ? 1 : 0;
+  return unit_main(argc, argv, units, sizeof(units) / sizeof(*units), sizeof(sims) / sizeof(*sims), sim_case_name,
+                   sim_case_run);
 }
