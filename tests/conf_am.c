@@ -786,7 +786,7 @@ void conf_test_am_credits(void) {
     CHECK(!stageport_am_credits(&sa), "stageport_am_credits failed");
   }
 #endif
-  /* 100 ms of it on every node: in the first 10 ms no other node can have
+  /* 60 ms of it on every node: in the first 10 ms no other node can have
    * finished and be sending barrier messages here */
   t0 = conf_now();
   do {
@@ -794,7 +794,7 @@ void conf_test_am_credits(void) {
 #ifdef STAGEPORT
     if (have && !early && conf_now() - t0 > 0.01) early = !stageport_am_credits(&s10);
 #endif
-  } while (conf_now() - t0 < 0.1);
+  } while (conf_now() - t0 < 0.06);
 #ifdef STAGEPORT
   if (have) {
     CHECK(early && !stageport_am_credits(&s2), "stageport_am_credits failed");
