@@ -176,6 +176,15 @@ int credits_stall(credits_t *c, uint32_t target, uint32_t cost) {
   return CREDITS_EAGAIN;
 }
 
+/* An ask went unmet (level 1 throughput, 2 a need): a reclaim sweep over
+ * every peer is due, unless one is. */
+static void mark_short(credits_t *c, credits_peer_t *p, uint32_t want, uint8_t level) {
+  c->stats.short_asks++;
+  p->asked = want;
+  if (!c->short_) c->sweep = c->cfg.npeers;
+  if (c->short_ < level) c->short_ = level;
+}
+
 static uint32_t lend(credits_t *c, credits_peer_t *p, uint32_t loan) {
   p->lent += loan;
   c->bank -= loan;
@@ -202,25 +211,17 @@ uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field) {
       p->need_lent += want;
       return lend(c, p, want);
     }
-    c->stats.short_asks++;
-    p->asked = want;
     if (c->need_peer == UINT32_MAX || c->need_peer == requester) {
       c->need_peer = requester;
       c->need_amt = want;
     }
-    if (!c->short_) c->sweep = c->cfg.npeers; /* the need loans out must come back */
-    c->short_ = 2;
+    mark_short(c, p, want, 2); /* the need loans out must come back */
     return 0;
   }
   have = c->bank > c->reserve ? c->bank - c->reserve : 0;
   loan = want < have ? want : have;
   if (loan > room) loan = room;
-  if (loan < want && loan == have) { /* the bank, not the cap, fell short */
-    c->stats.short_asks++;
-    p->asked = want;
-    if (!c->short_) c->sweep = c->cfg.npeers; /* a reclaim sweep is due */
-    if (!c->short_) c->short_ = 1;
-  }
+  if (loan < want && loan == have) mark_short(c, p, want, 1); /* the bank, not the cap, fell short */
   return lend(c, p, loan);
 }
 

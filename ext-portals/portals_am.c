@@ -174,15 +174,15 @@ static struct {
   uint32_t npend, maxpend;
   uint64_t eq_events;
   credits_t cr;
-  int dynamic;        /* dynamic credits (else static) */
-  uint64_t quiet_ns;  /* a borrower quiet this long may be reclaimed */
-  unsigned polls;     /* pam_poll calls: SYS and the reclaim scan every so many */
+  unsigned polls;     /* pam_poll calls: the credit messages and the reclaim sweep every so many */
   size_t packed_max;
   int pss;
   size_t recv_bytes;
 } pa;
 
 static inline size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+static inline int dynamic(void) { return pa.cr.cfg.mode == CREDITS_DYNAMIC; }
 
 /* Bytes of a body before its payload. */
 static inline size_t hdr_bytes(unsigned cat, unsigned nargs) {
@@ -573,8 +573,8 @@ static void reply_arrived(const ptl_event_t *ev) {
   const char *bad = decode(ev->match_bits, ev->hdr_data, slot_mem(si), ev->mlength, &h);
   if (STP_UNLIKELY(bad || s->hdr_in || ev->mlength != ev->rlength))
     stp_fatal("AM reply from node %u: a malformed header (%s)", (unsigned)from, bad ? bad : "twice, or truncated");
-  if ((h.credits & ~STP_AMB_NEED_LOAN) &&
-      STP_UNLIKELY(credits_returned(&pa.cr, from, h.credits & ~STP_AMB_NEED_LOAN) != CREDITS_OK))
+  unsigned returned = h.credits & ~STP_AMB_NEED_LOAN;
+  if (returned && STP_UNLIKELY(credits_returned(&pa.cr, from, returned) != CREDITS_OK))
     stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)from, credits_error(&pa.cr));
   if (stp_pbits_upper(ev->match_bits) &&
       STP_UNLIKELY((h.credits & STP_AMB_NEED_LOAN ? credits_granted_need : credits_granted)(
@@ -757,8 +757,8 @@ static void credit_event(const ptl_event_t *ev) {
   else stp_fatal("Portals Core: a credit message of op %u from node %u", op, (unsigned)from);
 }
 
-/* Dynamic credits, every 64 polls: the reclaims and releases that arrived, the clock that stamps arrivals, and the reclaims an unmet ask
- * made due. */
+/* Dynamic credits, every 64 polls: the reclaims and releases that arrived,
+ * the clock that stamps arrivals, and the reclaims an unmet ask made due. */
 static int credit_poll(void) {
   uint32_t p;
   int n = stp_pc_drain(pa.credit_eq, INT32_MAX, credit_event, "CREDIT_EQ",
@@ -774,7 +774,7 @@ static int credit_poll(void) {
 
 static int pam_poll(void) {
   int n = 0;
-  if (pa.dynamic && !(++pa.polls & 63)) n += credit_poll();
+  if (dynamic() && !(++pa.polls & 63)) n += credit_poll();
   while (STP_UNLIKELY(pa.ndeferred)) {
     uint32_t si = pa.deferred[0];
     memmove(pa.deferred, pa.deferred + 1, --pa.ndeferred * sizeof(*pa.deferred));
@@ -805,7 +805,7 @@ static int pam_attach(void) {
   uint64_t packed = stp_env_u64("STAGEPORT_AM_PACKED_MAX", 2048);
   const char *credmode = getenv("STAGEPORT_CREDITS");
   uint32_t nodes = stp.nodes, maxcost;
-  uint64_t capacity, grant0 = 0;
+  uint64_t capacity;
   credits_cfg_t cfg = {0};
   ptl_md_t md;
 
@@ -823,9 +823,9 @@ static int pam_attach(void) {
   pa.nrb = (uint32_t)nrb;
 
   /* credits: the largest request must fit one peer's share; static: equal
-   * shares; dynamic: a grant0 each and a bank, never more than static */
-  if (!credmode || !*credmode || !strcmp(credmode, "dynamic")) pa.dynamic = 1;
-  else if (!strcmp(credmode, "static")) pa.dynamic = 0;
+   * shares; dynamic: an initial grant each and a bank, never more than static */
+  if (!credmode || !*credmode || !strcmp(credmode, "dynamic")) cfg.mode = CREDITS_DYNAMIC;
+  else if (!strcmp(credmode, "static")) cfg.mode = CREDITS_STATIC;
   else stp_fatal("STAGEPORT_CREDITS=\"%s\": use static or dynamic", credmode);
   cfg.npeers = nodes;
   cfg.unit_bytes = CREDIT_BYTES;
@@ -836,32 +836,29 @@ static int pam_attach(void) {
               "field returns at most %u)",
               share, maxcost, STP_AMB_MAX_CREDITS / (unsigned)over, maxcost, STP_AMB_MAX_CREDITS);
   capacity = share * nodes; /* what this node can really receive */
-  if (pa.dynamic) {
+  if (cfg.mode == CREDITS_DYNAMIC) { /* (capacity stays within static's: share >= maxcost >= the reserve) */
     uint64_t bank = stp_env_u64("STAGEPORT_AM_CREDITS_BANK", 2 * share);
-    grant0 = stp_env_u64("STAGEPORT_AM_CREDITS_INIT", 4);
+    uint64_t grant0 = stp_env_u64("STAGEPORT_AM_CREDITS_INIT", 4);
+    uint32_t reserve;
     if (grant0 < 1 || grant0 > share)
       stp_fatal("STAGEPORT_AM_CREDITS_INIT=%" PRIu64 ": 1..%" PRIu64 " (STAGEPORT_AM_CREDITS) credits per peer", grant0,
                 share);
-    if (bank < maxcost - (grant0 < maxcost ? grant0 : maxcost) || bank > (uint64_t)1 << 24)
+    reserve = grant0 < maxcost ? maxcost - (uint32_t)grant0 : 0;
+    if (bank < reserve || bank > (uint64_t)1 << 24)
       stp_fatal("STAGEPORT_AM_CREDITS_BANK=%" PRIu64 ": %u..%u credits (one largest request must always be lendable)",
-                bank, maxcost - (uint32_t)(grant0 < maxcost ? grant0 : maxcost), 1u << 24);
+                bank, reserve, 1u << 24);
     if (grant0 * nodes + bank < capacity) capacity = grant0 * nodes + bank;
-    if (capacity < grant0 * nodes + maxcost - (grant0 < maxcost ? grant0 : maxcost))
-      capacity = grant0 * nodes + maxcost - (grant0 < maxcost ? grant0 : maxcost);
-    pa.quiet_ns = stp_env_u64("STAGEPORT_CREDITS_QUIET_US", 2000) * 1000u;
-    cfg.mode = CREDITS_DYNAMIC;
     cfg.grant = (uint32_t)(grant0 * over); /* the overspend knob promises more than ReqRB and AM_EQ hold */
     cfg.capacity = (uint32_t)(capacity * over);
-    cfg.quiet = pa.quiet_ns;
+    cfg.quiet = stp_env_u64("STAGEPORT_CREDITS_QUIET_US", 2000) * 1000u; /* ns: credit_poll's clock */
   } else {
-    cfg.mode = CREDITS_STATIC;
     cfg.grant = (uint32_t)(share * over);
     cfg.batch = 1; /* (unused: every request gets a reply that returns its cost) */
   }
   cfg.max_grant = (uint32_t)(share * over);
   cfg.max_cost = maxcost;
   if (credits_init(&pa.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&pa.cr));
-  if (pa.dynamic) credits_tick(&pa.cr, mono_ns());
+  if (dynamic()) credits_tick(&pa.cr, mono_ns());
 
   /* AM_EQ: one event per credit, plus the ReqRBs' UNLINKs */
   pa.eq_events = capacity + nrb + 8;
@@ -870,7 +867,7 @@ static int pam_attach(void) {
   /* CREDIT (dynamic): reclaims and releases.  In flight to us at once: a
    * reclaim and a release per peer (one reclaim per pair at a time) */
   pa.credit_events = 0;
-  if (pa.dynamic) {
+  if (dynamic()) {
     pa.credit_events = 2 * (uint64_t)nodes + 8;
     stp_pc_check(PtlEQAlloc(stp_pc.ni, pa.credit_events, PTL_EQ_HANDLER_NONE, &pa.credit_eq), "allocating CREDIT_EQ");
     memset(&md, 0, sizeof(md));
@@ -990,17 +987,17 @@ static size_t pam_recv_bytes(void) { return pa.recv_bytes; }
 static int pam_credits(stageport_am_credits_t *s) {
   const credits_t *c = &pa.cr;
   memset(s, 0, sizeof(*s));
-  s->dynamic = pa.dynamic;
-  s->capacity = pa.dynamic ? c->cfg.capacity : c->peer[0].lent * c->cfg.npeers;
-  s->initial = pa.dynamic ? c->cfg.grant : c->peer[0].lent;
-  s->max_grant = pa.dynamic ? c->cfg.max_grant : c->peer[0].lent;
+  s->dynamic = dynamic();
+  s->capacity = dynamic() ? c->cfg.capacity : c->peer[0].lent * c->cfg.npeers;
+  s->initial = dynamic() ? c->cfg.grant : c->peer[0].lent;
+  s->max_grant = dynamic() ? c->cfg.max_grant : c->peer[0].lent;
   s->bank = c->bank;
   s->bank_low = c->stats.bank_low;
-  s->max_lent = pa.dynamic ? c->stats.max_lent : c->peer[0].lent;
+  s->max_lent = dynamic() ? c->stats.max_lent : c->peer[0].lent;
   s->reserve = c->reserve;
   for (uint32_t i = 0; i < c->cfg.npeers; i++)
     if (i != stp.mynode) s->lent_out += c->peer[i].lent - s->initial;
-  s->quiet_us = (unsigned)(pa.quiet_ns / 1000u);
+  s->quiet_us = (unsigned)(c->cfg.quiet / 1000u);
   s->stalls = c->stats.stalls;
   s->borrowed = c->stats.granted;
   s->asks = c->stats.asks;
