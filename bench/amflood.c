@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -40,6 +39,8 @@
 #pragma GCC diagnostic pop
 #endif
 #include <stageport.h>
+
+#include "benchutil.h"
 
 #define H_REQ 201
 #define H_REP 202
@@ -65,12 +66,6 @@ typedef void (*handler_fn)();
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
-
-static double now_sec(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void barrier(void) {
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
@@ -139,7 +134,7 @@ int main(int argc, char **argv) {
     long want = replies + msgs;
     double t0;
     barrier();
-    t0 = now_sec();
+    t0 = bu_now_usec();
     for (long i = 0; i < msgs; i++) {
       gasnet_node_t t;
       if (!strcmp(pattern, "nn")) t = (gasnet_node_t)((i & 1) ? (me + nodes - 1) % nodes : (me + 1) % nodes);
@@ -149,7 +144,7 @@ int main(int argc, char **argv) {
     GASNET_BLOCKUNTIL(replies >= want);
     barrier();
     if (r >= 0) {
-      double sec = now_sec() - t0;
+      double sec = (bu_now_usec() - t0) / 1e6;
       rate[r] = (double)msgs * nodes / sec;
       if (me == 0)
         printf("amflood pattern=%s nodes=%u rep=%d msgs=%ld sec=%.4f msgs_per_s=%.0f\n", pattern, (unsigned)nodes, r,
