@@ -192,26 +192,36 @@ static double mb_per_s(size_t size, double usec) {
   return usec > 0 ? (double)size / usec * 1e6 / (double)(1UL << 20) : 0.0;
 }
 
+/* the extra column's width: its title's, at least 12 */
+static int extra_width(const bu_report_t *r) {
+  size_t n = strlen(r->extra_name);
+  return n > 12 ? (int)n : 12;
+}
+
 void bu_report_header(const bu_report_t *r) {
   printf("%-14s %-12s %9s %8s %12s %11s", "stage", "test", "size", "iters", "usec/op", "MB/s");
-  if (r->extra_name) printf(" %12s", r->extra_name);
+  if (r->extra_name) printf(" %*s", extra_width(r), r->extra_name);
   if (r->msgs) printf(" %9s", "MPImsg/op");
   printf("\n");
   fflush(stdout);
 }
 
 void bu_report_row(const bu_report_t *r, const bu_row_t *w) {
+  bu_report_row_counters(r, w, NULL);
+}
+
+void bu_report_row_counters(const bu_report_t *r, const bu_row_t *w, const char *counters) {
   double mbs = mb_per_s(w->bytes, w->usec_per_op);
   char msgs[32] = "";
   if (w->msgs >= 0) snprintf(msgs, sizeof msgs, "%.3f", w->msgs);
   printf("%-14s %-12s %9zu %8ld %12.3f %11.2f", w->stage, w->test, w->size, w->iters, w->usec_per_op, mbs);
-  if (r->extra_name) printf(" %12s", w->extra ? w->extra : "-");
+  if (r->extra_name) printf(" %*s", extra_width(r), w->extra ? w->extra : "-");
   if (r->msgs) printf(" %9s", msgs[0] ? msgs : "-");
   printf("\n");
   fflush(stdout);
   if (r->csv) {
-    fprintf(r->csv, "%s,%s,%zu,%ld,%.4f,%.4f,%s\n", w->stage, w->test, w->size, w->iters, w->usec_per_op, mbs,
-            msgs);
+    fprintf(r->csv, "%s,%s,%zu,%ld,%.4f,%.4f,%s,%s\n", w->stage, w->test, w->size, w->iters, w->usec_per_op,
+            mbs, msgs, counters ? counters : "");
     fflush(r->csv);
   }
 }

@@ -12,8 +12,11 @@
 #include <stdio.h>
 
 /* CSV columns, in order (MB = 2^20 bytes; mpi_msgs_per_op is empty when
- * not counted: see bu_row_t). */
-#define BU_CSV_HEADER "stage,test,size,iters,usec_per_op,MB_per_s,mpi_msgs_per_op"
+ * not counted: see bu_row_t; counters_per_op is empty when not counted,
+ * otherwise "NAME=VALUE;NAME=VALUE..." per operation, e.g.
+ * "PAPI_TOT_CYC=312.4000;PAPI_TOT_INS=289.0000": see bu_report_row_counters).
+ * New columns go last, so readers by column name keep working. */
+#define BU_CSV_HEADER "stage,test,size,iters,usec_per_op,MB_per_s,mpi_msgs_per_op,counters_per_op"
 
 /* Defaults shared by both benches. */
 #define BU_DEFAULT_ITERS 10000L
@@ -71,7 +74,8 @@ long bu_iters_for(size_t size, long iters, size_t max_bytes);
 long bu_warmup_for(long iters, long warmup_opt);
 
 /* The one writer: a readable table on stdout and (optionally) CSV rows.
- * extra_name: title of an optional extra table column (NULL = none);
+ * extra_name: title of an optional extra table column (NULL = none; the
+ * column is as wide as its title, at least 12);
  * msgs: 1 to show the MPI messages per operation in the table too (the CSV
  * always has the column). */
 typedef struct bu_report {
@@ -95,7 +99,13 @@ typedef struct bu_row {
 
 int bu_report_open(bu_report_t *r, const char *csv_path, const char *extra_name, int msgs);
 void bu_report_header(const bu_report_t *r);
+/* A row without counters (counters_per_op empty). */
 void bu_report_row(const bu_report_t *r, const bu_row_t *row);
+/* A row with the CSV's counters_per_op text: "NAME=VALUE" pairs joined by
+ * ';', no commas or quotes; NULL = empty.  (Not a bu_row_t member: the
+ * benches fill bu_row_t by position, and a member they leave out would be
+ * a -Wmissing-field-initializers warning.) */
+void bu_report_row_counters(const bu_report_t *r, const bu_row_t *row, const char *counters);
 void bu_report_close(bu_report_t *r);
 
 #endif /* BENCHUTIL_H */

@@ -119,7 +119,7 @@ static const char usage[] =
   "                       size * iters > B run max(B / size, 100) iterations, 0 = off\n"
   "      --window W       flood: messages in flight per window (default 64)\n"
   "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s,\n"
-  "                       mpi_msgs_per_op (stpbench's columns; the last empty here)\n"
+  "                       mpi_msgs_per_op,counters_per_op (stpbench's columns; the last two empty here)\n"
   "      --label PREFIX   stage names become PREFIX-pingack, PREFIX-flood\n"
   "                       (default mpi)\n"
   "  -h, --help           this text\n";

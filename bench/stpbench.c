@@ -16,6 +16,10 @@
  * messages node 0 and node 1 send during each timed run are counted and
  * reported; without it the column is empty.
  *
+ * PAPI (stageport builds configured with it): node 0's cycles, instructions,
+ * L1 data and L2 cache misses per operation, those the machine counts (one
+ * "PAPI:" line says which), in the table and the CSV's counters_per_op.
+ *
  *   STAGEPORT_STAGE=mpi mpirun -np 2 bench/stpbench -t putlat,amshort --csv out.csv
  */
 #ifndef _GNU_SOURCE
@@ -400,21 +404,69 @@ static int test_selected(const test_t *t, const bu_opts_t *o) {
 }
 
 /* ------------------------------------------------------------------ */
-/* optional PAPI instruction counts (stageport builds only)            */
+/* optional PAPI hardware counters (stageport builds only)             */
 /* ------------------------------------------------------------------ */
+#define PAPI_MAX_EVENTS 4 /* the most papi_end reports */
 #ifdef BENCH_PAPI
+/* The events tried, in this order, each optional: the CSV name, the word in
+ * the "PAPI: reporting" line and the table column's abbreviation. */
+static const struct {
+  int code;
+  const char *name, *word, *abbr;
+} papi_events[PAPI_MAX_EVENTS] = {
+  {PAPI_TOT_CYC, "PAPI_TOT_CYC", "cycles", "cyc"},
+  {PAPI_TOT_INS, "PAPI_TOT_INS", "instructions", "ins"},
+  {PAPI_L1_DCM, "PAPI_L1_DCM", "L1_DCM", "L1m"},
+  {PAPI_L2_TCM, "PAPI_L2_TCM", "L2_TCM", "L2m"},
+};
 static int papi_set = PAPI_NULL;
 static int papi_ok;
+static int papi_n;                      /* events in papi_set */
+static int papi_which[PAPI_MAX_EVENTS]; /* their papi_events index, in set order */
+static char papi_title[40];             /* "cyc/ins/L1m/L2m per op" */
 
-/* 0 when PAPI_TOT_INS can be counted here; otherwise says why, once */
+/* Adds every event PAPI accepts; 0 when at least one counts something in a
+ * start/stop probe, otherwise says why (the first refusal's reason when none
+ * was accepted), once. */
 static int papi_probe(void) {
-  long long probe = 0;
+  long long probe[PAPI_MAX_EVENTS] = {0};
+  char refused[128] = "";
   const char *what = "PAPI_create_eventset";
-  int rc = PAPI_create_eventset(&papi_set);
-  if (rc == PAPI_OK) { what = "PAPI_TOT_INS"; rc = PAPI_add_event(papi_set, PAPI_TOT_INS); }
+  int rc = PAPI_create_eventset(&papi_set), first_refusal = PAPI_OK;
+  for (int i = 0; rc == PAPI_OK && i < PAPI_MAX_EVENTS; i++) {
+    int arc = PAPI_add_event(papi_set, papi_events[i].code);
+    if (arc == PAPI_OK) {
+      papi_which[papi_n++] = i;
+      continue;
+    }
+    if (first_refusal == PAPI_OK) first_refusal = arc;
+    size_t len = strlen(refused);
+    snprintf(refused + len, sizeof refused - len, "%s%s", len ? " " : "", papi_events[i].name);
+  }
+  if (rc == PAPI_OK && papi_n == 0) {
+    printf("PAPI: no hardware counters available on this machine, counters not reported "
+           "(PAPI_add_event refused %s: %s)\n", refused, PAPI_strerror(first_refusal));
+    return -1;
+  }
   if (rc == PAPI_OK) { what = "PAPI_start"; rc = PAPI_start(papi_set); }
-  if (rc == PAPI_OK) { what = "PAPI_stop"; rc = PAPI_stop(papi_set, &probe); }
-  if (rc == PAPI_OK && probe > 0) return 0;
+  if (rc == PAPI_OK) { what = "PAPI_stop"; rc = PAPI_stop(papi_set, probe); }
+  int counted = 0;
+  for (int j = 0; j < papi_n; j++) counted |= probe[j] > 0;
+  if (rc == PAPI_OK && counted) {
+    papi_ok = 1;
+    printf("PAPI: reporting per operation on node 0 (whole timed loop incl. polling):");
+    for (int j = 0; j < papi_n; j++) printf(" %s", papi_events[papi_which[j]].word);
+    if (papi_n < PAPI_MAX_EVENTS) {
+      printf(" (not counted here:");
+      for (int i = 0, j = 0; i < PAPI_MAX_EVENTS; i++) {
+        if (j < papi_n && papi_which[j] == i) j++;
+        else printf(" %s", papi_events[i].word);
+      }
+      printf(")");
+    }
+    printf("\n");
+    return 0;
+  }
   printf("PAPI: no hardware counters available on this machine, counters not reported (%s: %s)\n",
          what, rc == PAPI_OK ? "counts nothing" : PAPI_strerror(rc));
   return -1;
@@ -427,22 +479,52 @@ static void papi_setup(void) {
     return;
   }
   if (papi_probe() != 0) return;
-  papi_ok = 1;
-  printf("PAPI: reporting PAPI_TOT_INS per operation (node 0, whole timed loop incl. polling)\n");
+  size_t len = 0;
+  for (int j = 0; j < papi_n; j++)
+    len += (size_t)snprintf(papi_title + len, sizeof papi_title - len, "%s%s", j ? "/" : "",
+                            papi_events[papi_which[j]].abbr);
+  snprintf(papi_title + len, sizeof papi_title - len, " per op");
 }
 static void papi_begin(void) {
   if (papi_ok && PAPI_start(papi_set) != PAPI_OK) papi_ok = 0;
 }
-static long long papi_end(void) {
-  long long v = -1;
-  if (papi_ok && PAPI_stop(papi_set, &v) != PAPI_OK) v = -1;
-  return v;
+/* The counts since papi_begin into v (papi_n of them); returns how many, 0
+ * when not counted. */
+static int papi_end(long long *v) {
+  if (!papi_ok) return 0;
+  if (PAPI_stop(papi_set, v) == PAPI_OK) return papi_n;
+  papi_ok = 0;
+  return 0;
 }
-#define PAPI_COLUMN (papi_ok ? "instr/op" : NULL)
+/* Counts per operation as the table's cell ("312.4/289.0/3.1", each value
+ * %.1f below 1000, %.0f above) and the CSV's counters_per_op text
+ * ("PAPI_TOT_CYC=312.4000;PAPI_TOT_INS=289.0000;..."). */
+static void papi_per_op(const long long *v, int n, long ops, char *cell, size_t cellsz, char *csv,
+                        size_t csvsz) {
+  size_t cl = 0, sl = 0;
+  cell[0] = csv[0] = '\0';
+  for (int j = 0; j < n; j++) {
+    double per = (double)v[j] / (double)ops;
+    if (cl < cellsz)
+      cl += (size_t)snprintf(cell + cl, cellsz - cl, "%s%.*f", j ? "/" : "", per < 1000 ? 1 : 0, per);
+    if (sl < csvsz)
+      sl += (size_t)snprintf(csv + sl, csvsz - sl, "%s%s=%.4f", j ? ";" : "",
+                             papi_events[papi_which[j]].name, per);
+  }
+}
+#define PAPI_COLUMN (papi_ok ? papi_title : NULL)
 #else
 static void papi_setup(void) {}
 static void papi_begin(void) {}
-static long long papi_end(void) { return -1; }
+static int papi_end(long long *v) {
+  (void)v;
+  return 0;
+}
+static void papi_per_op(const long long *v, int n, long ops, char *cell, size_t cellsz, char *csv,
+                        size_t csvsz) {
+  (void)v, (void)n, (void)ops, (void)cellsz, (void)csvsz;
+  cell[0] = csv[0] = '\0';
+}
 #define PAPI_COLUMN NULL
 #endif
 
@@ -474,13 +556,13 @@ static unsigned long long count_window_close(void) {
 
 /* All nodes call this together.  Node 0 runs the warm-up, then the timed
  * operations; returns microseconds per operation on node 0 (0 elsewhere),
- * the PAPI instruction count (or -1) in *ins and the MPI messages both
- * nodes sent during the timed run (or -1: not counted) in *msgs.  ops: the
- * operations a timed run of iters makes. */
-static double measure(const test_t *t, size_t n, long iters, long warm, long ops, long long *ins,
-                      double *msgs) {
+ * node 0's PAPI counts in ctr (*nctr of them, 0: not counted) and the MPI
+ * messages both nodes sent during the timed run (or -1: not counted) in
+ * *msgs.  ops: the operations a timed run of iters makes. */
+static double measure(const test_t *t, size_t n, long iters, long warm, long ops, long long *ctr,
+                      int *nctr, double *msgs) {
   double usec = 0;
-  *ins = -1;
+  *nctr = 0;
   *msgs = -1;
   barrier();
   if (me == 0 && warm > 0) run_test(t, n, warm);
@@ -490,7 +572,7 @@ static double measure(const test_t *t, size_t n, long iters, long warm, long ops
     unsigned long long m0 = mpi_sent();
     papi_begin();
     usec = run_test(t, n, iters);
-    *ins = papi_end();
+    *nctr = papi_end(ctr);
     unsigned long long m1 = mpi_sent();
     if (counting) *msgs = (double)(m1 - m0 + count_window_close()) / (double)ops;
   } else if (me == 1 && counting) {
@@ -612,21 +694,28 @@ static const char usage[] =
   "      --inject-depth Q aminject's largest queue depth (default 256, as seed\n"
   "                       002's testqueue run)\n"
   "      --csv FILE       append rows: stage,test,size,iters,usec_per_op,MB_per_s,\n"
-  "                       mpi_msgs_per_op (MB = 2^20 bytes; header written when\n"
-  "                       FILE is new; iters = operations timed; aminject's MB/s\n"
-  "                       is its payload over the time inside the call)\n"
+  "                       mpi_msgs_per_op,counters_per_op (MB = 2^20 bytes;\n"
+  "                       header written when FILE is new; iters = operations\n"
+  "                       timed; aminject's MB/s is its payload over the time\n"
+  "                       inside the call)\n"
   "      --label NAME     stage name in the output (default: the stageport\n"
   "                       stage, or gasnet-<conduit> for a real GASNet build)\n"
   "      --list-stages    print the stages this library was built with, one a\n"
   "                       line, and exit (no launcher needed)\n"
-  "      --no-papi        do not try PAPI instruction counters\n"
+  "      --no-papi        do not try PAPI hardware counters\n"
   "  -h, --help           this text\n"
   "\n"
   "MPI messages per operation (mpi_msgs_per_op; empty otherwise): when a PMPI\n"
   "interposer exporting unsigned long long stp_pmpi_total(int what) is loaded\n"
   "on nodes 0 and 1 (LD_PRELOAD), the messages both send during each timed run\n"
   "(what = 2), divided by the operations; node 1 then polls during the run\n"
-  "instead of waiting in the barrier.\n";
+  "instead of waiting in the barrier.\n"
+  "\n"
+  "PAPI counters per operation (counters_per_op, e.g.\n"
+  "\"PAPI_TOT_CYC=312.4000;PAPI_TOT_INS=289.0000\"; empty otherwise): node 0's\n"
+  "cycles, instructions, L1 data and L2 cache misses over the whole timed run\n"
+  "(polling included), those of them the machine counts; a line \"PAPI: ...\"\n"
+  "says which.\n";
 
 enum { OPT_LIST_STAGES = 2000, OPT_NO_PAPI, OPT_INJECT_SIZE, OPT_INJECT_DEPTH };
 static const struct option extra_opts[] = {
@@ -749,14 +838,15 @@ int main(int argc, char **argv) {
       size_t bytes = t->depth ? inject_size : sizes[k]; /* per operation */
       long iters = bu_iters_for(t->depth ? sizes[k] * bytes : bytes, o.iters, o.max_bytes);
       long ops = t->depth ? iters * (long)sizes[k] : iters;
-      long long ins;
+      long long ctr[PAPI_MAX_EVENTS];
+      int nctr;
       double msgs;
-      double usec = measure(t, sizes[k], iters, bu_warmup_for(iters, o.warmup), ops, &ins, &msgs);
+      double usec = measure(t, sizes[k], iters, bu_warmup_for(iters, o.warmup), ops, ctr, &nctr, &msgs);
       if (me == 0) {
-        char extra[32];
-        snprintf(extra, sizeof extra, "%.1f", ins >= 0 ? (double)ins / (double)ops : 0.0);
-        bu_row_t row = {stage_name, t->name, sizes[k], bytes, ops, usec, ins >= 0 ? extra : NULL, msgs};
-        bu_report_row(&rep, &row);
+        char cell[96], counters[192];
+        papi_per_op(ctr, nctr, ops, cell, sizeof cell, counters, sizeof counters);
+        bu_row_t row = {stage_name, t->name, sizes[k], bytes, ops, usec, nctr ? cell : NULL, msgs};
+        bu_report_row_counters(&rep, &row, nctr ? counters : NULL);
       }
       if (t->run == run_oosslide) slide_report(sizes[k]);
     }
