@@ -105,10 +105,19 @@ TESTS = {
     "amlongbw": ("bw", "AM Long flood bandwidth (RequestLongAsync x N, Short replies, wait for all)"),
     "aminject": ("lat", "AM Long injection overhead vs queue depth (time inside RequestLongAsync, "
                  "bursts of Q requests; seed 002 Fig. 3)"),
+    # ptl on its own (ptl/bench/ptlbench in host and offload mode, ucxbench raw), the
+    # 'ptl' baseline: seed 004's host vs NIC-offload processing
+    "ptl-putlat": ("lat", "ptl Put+ACK latency, host vs offload processing (ptlbench; seed 004 Fig. 1), "
+                   "raw UCX put+flush (ucxbench)"),
+    "ptl-melist": ("lat", "ptl 8 B Put+ACK latency vs match-list length L (entries walked before the one "
+                   "that matches; ptlbench melist; seed 004 Fig. 7)"),
 }
-DEFAULT_TESTS = "putlat,getlat,putbw,amshort,ammedium,ammedbw,oosputbw,amlong,amlongbw,aminject"
+DEFAULT_TESTS = ("putlat,getlat,putbw,amshort,ammedium,ammedbw,oosputbw,amlong,amlongbw,aminject,"
+                 "ptl-putlat,ptl-melist")
+# tests run by the ptl baseline, not by stpbench
+PTL_TESTS = ("ptl-putlat", "ptl-melist")
 # tests whose size column is not bytes: its heading in the tables
-SIZE_HEADING = {"aminject": "Q"}
+SIZE_HEADING = {"aminject": "Q", "ptl-melist": "L"}
 # MPI messages per operation: the one size shown per test (the nearest
 # measured one when absent)
 MSGS_SIZE = {"putlat": 8, "getlat": 8, "putbw": 65536, "amshort": 0, "ammedium": 8, "ammedbw": 4096,
@@ -117,8 +126,7 @@ MSGS_SIZE = {"putlat": 8, "getlat": 8, "putbw": 65536, "amshort": 0, "ammedium":
 EMITS = {"oosputbw": ["oosputbw", "oosputbw-seg"]}
 
 # --quick: the short comparison (a few sizes, few iterations)
-QUICK = {"tests": "putlat,amshort,ammedium,ammedbw,amlong,putbw", "iters": 2000, "step": 8,
-         "max_bytes": "256M", "reps": 5}
+QUICK = {"tests": DEFAULT_TESTS, "iters": 1000, "step": 8, "max_bytes": "64M", "reps": 5}
 
 # (test, size, column, reference column, max time ratio): the project's targets
 TARGETS = [
@@ -140,6 +148,10 @@ TARGETS = [
     ("ammedium", 4096, "ucx", "gasnet-ucx", 1.0),
     ("ammedbw", 4096, "ucx", "gasnet-ucx", 1.0),
 ]
+
+# columns added when no --variant is given (--no-default-variants: none):
+# (tests that need it, LABEL, STAGE, VAR=VALUE...) -- seed 002's second AM Long protocol
+DEFAULT_VARIANTS = [(("amlong", "amlongbw", "aminject"), "portals-pss", "portals", "STAGEPORT_AM_LONG=pss")]
 
 NOISY_SPREAD = 0.20
 # other load (CPUs busy with anything but this comparison, steal time included)
@@ -277,6 +289,11 @@ def size_args(a, min_size=None):
     return out
 
 
+def stp_tests(a):
+    """The selected tests stpbench runs (comma-separated; '' when none)."""
+    return ",".join(t for t in a.tests.split(",") if t not in PTL_TESTS)
+
+
 def stpbench_argv(a, ctx, bench, label=None):
     """The command of one stpbench column: the launcher, the MPI message
     counter when there is one (LD_PRELOAD through `env`, so that it reaches
@@ -286,7 +303,7 @@ def stpbench_argv(a, ctx, bench, label=None):
     if ctx.mpi_count:
         preload = ":".join([ctx.mpi_count] + [p for p in [os.environ.get("LD_PRELOAD")] if p])
         pre = ["env", "LD_PRELOAD=" + preload]
-    opts = ["-t", a.tests] + (["--label", label] if label else []) + size_args(a)
+    opts = ["-t", stp_tests(a)] + (["--label", label] if label else []) + size_args(a)
     if a.inject_size:
         opts += ["--inject-size", a.inject_size]
     if a.inject_depth:
@@ -299,6 +316,8 @@ def stage_runners(a, ctx):
     environment, e.g. a tuning knob, under its own column name); with
     --other-build, each of them again from the other build, right after it
     (so the two alternate: before/after comparisons of a change)."""
+    if not stp_tests(a):
+        return []
     cols = [(s, s, {"STAGEPORT_STAGE": s}) for s in a.stages]
     for label, stage, *assigns in a.variant or []:
         env = dict(kv.split("=", 1) for kv in assigns)
@@ -462,8 +481,62 @@ def baseline_ucx(a, ctx):
     return [PerftestRunner(a, sizes)]
 
 
+class PtlRunner(Runner):
+    """ptl on its own, no GASNet above it: ptl/bench/ptlbench in one
+    processing mode (columns ptl-host, ptl-offload), or ptl/bench/ucxbench
+    (column ucx-raw: put + flush, the faster of its endpoint and worker
+    flush per size).  They print 'RESULT <mode> <test> <param> <value> us';
+    putlat rows become test ptl-putlat (size = bytes), melist rows
+    ptl-melist (size = L, the match-list entries walked)."""
+
+    MAP = {"putlat": "ptl-putlat", "putlat_wf": "ptl-putlat", "melist": "ptl-melist"}
+
+    def __init__(self, name, argv, want):
+        super().__init__(name, argv, kind="ptl" if name.startswith("ptl-") else "baseline")
+        self.want, self.iters = want, int(argv[argv.index("-n") + 1])
+
+    def command_line(self, csv_path):
+        return shlex.join(self.argv)
+
+    def run(self, ctx, rep):
+        env = {**os.environ, **ctx.common_env}
+        err, out = launch(self.argv, env, ctx.timeout, ctx.log, "%s rep %d" % (self.name, rep),
+                          self.command_line(None))
+        best = {}
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) != 6 or f[0] != "RESULT" or f[5] != "us" or self.MAP.get(f[2]) not in self.want:
+                continue
+            key = (self.MAP[f[2]], int(f[3]))
+            best[key] = min(best.get(key, float("inf")), float(f[4]))
+        rows = [{"stage": self.name, "test": t, "size": str(n), "iters": str(self.iters),
+                 "usec_per_op": "%.6f" % v, "MB_per_s": "%.3f" % (n / v * 1e6 / 2**20 if t == "ptl-putlat" else 0)}
+                for (t, n), v in sorted(best.items())]
+        if err is None and not rows:
+            err = "no RESULT rows"
+        return rows, err
+
+
+def baseline_ptl(a, ctx):
+    """Seed 004: ptl's Put+ACK latency in host and offload mode against
+    raw UCX, and the latency against the match-list length, from ptl's own
+    benchmarks (ptl/bench in the build tree)."""
+    want = [t for t in PTL_TESTS if t in a.tests.split(",")]
+    bench = os.path.join(os.path.dirname(ctx.builddir), "ptl", "bench")
+    if not want or not os.path.exists(os.path.join(bench, "ptlbench")):
+        return []
+    iters = str(a.iters)
+    tests = [t.split("-", 1)[1] for t in want]
+    out = [PtlRunner("ptl-" + m, ctx.mpirun[:-1] + ["2", os.path.join(bench, "ptlbench"), m, "-n", iters] + tests,
+                     want) for m in ("host", "offload")]
+    if "ptl-putlat" in want and os.path.exists(os.path.join(bench, "ucxbench")):
+        out.append(PtlRunner("ucx-raw", ctx.mpirun[:-1] + ["2", os.path.join(bench, "ucxbench"), "-n", iters],
+                             want))
+    return out
+
+
 # Extra "baseline" runners: each function (args, ctx) -> [Runner].  Add one here.
-BASELINES = {"mpi": baseline_mpi, "ucx": baseline_ucx}
+BASELINES = {"mpi": baseline_mpi, "ucx": baseline_ucx, "ptl": baseline_ptl}
 
 
 # ---------------------------------------------------------------- results
@@ -491,47 +564,79 @@ def summarize(samples):
     return results
 
 
-def render_tables(results, columns, ref, tests, reps, stat="median"):
-    """One table per test; stat: 'median' or 'min' (best repetition)."""
+def speed_text(time_ratio):
+    """time(column) / time(reference) as a reader says it: '12.50x faster'
+    (a twelfth of the time, 12.5 times the bandwidth), '1.30x slower',
+    'same' within 0.5 %."""
+    if not time_ratio or time_ratio <= 0 or math.isinf(time_ratio):
+        return "-"
+    if abs(time_ratio - 1) < 0.005:
+        return "same"
+    if time_ratio < 1:
+        return "%.2fx faster" % (1 / time_ratio)
+    return "%.2fx slower" % time_ratio
+
+
+def test_table(results, columns, ref, test, stat="median"):
+    """The table of one test: (heading, rows), rows[0] the column names,
+    then one row of cells (strings) per size: the value of every column
+    (usec/op or MB/s, '~' when noisy, '-' when absent), then every column
+    against ref ('2.00x faster').  None when no column measured the test.
+    stat: 'median' or 'min' (best repetition).  The text tables and the
+    report (report.py) both print these."""
     key = "median_usec" if stat == "median" else "min_usec"
     by = {(r["column"], r["test"], r["size"]): r for r in results}
     baseline_cols = {c for c, kind in columns if kind == "baseline"}
-    cols = [c for c, _ in columns]
+    kind, title = TESTS.get(test, ("lat", test))
+    present = [c for c, _ in columns if any(k[0] == c and k[1] == test for k in by)]
+    if not present:
+        return None
+    main = [c for c in present if c not in baseline_cols] or present
+    sizes = sorted({k[2] for k in by if k[1] == test and k[0] in main})
+    unit = "usec/op, lower is better" if kind == "lat" else "MB/s (MB = 2^20), higher is better"
+    ratio_cols = [c for c in present if c != ref] if ref in present else []
+    table = [[SIZE_HEADING.get(test, "size")] + present + ["%s vs %s" % (c, ref) for c in ratio_cols]]
+    for s in sizes:
+        cells = [fmt_size(s)]
+        for c in present:
+            r = by.get((c, test, s))
+            if not r:
+                cells.append("-")
+                continue
+            v = r[key] if kind == "lat" else s / r[key] * 1e6 / 2**20 if r[key] > 0 else 0.0
+            txt = ("%.3f" if kind == "lat" and v < 100 else "%.1f") % v
+            cells.append(txt + ("~" if r["spread"] > NOISY_SPREAD else ""))
+        for c in ratio_cols:
+            r, rr = by.get((c, test, s)), by.get((ref, test, s))
+            cells.append(speed_text(r[key] / rr[key]) if r and rr and rr[key] > 0 else "-")
+        table.append(cells)
+    return "%s: %s  [%s; %s of the repetitions]" % (test, title, unit, stat), table
+
+
+def table_notes(ref):
+    """How to read the tables (after them, in every format)."""
+    out = []
+    if ref:
+        out.append("X vs %s: how much faster or slower X is than %s, same test and size, for latency "
+                   "and bandwidth alike (2.00x faster: half the time per operation, twice the MB/s)"
+                   % (ref, ref))
+    out.append("~ : the repetitions spread by more than %d %% of the median (noise: take that value "
+               "with care)" % (NOISY_SPREAD * 100))
+    return out
+
+
+def render_tables(results, columns, ref, tests, reps, stat="median"):
+    """One text table per test; stat: 'median' or 'min' (best repetition)."""
     lines = []
     for test in tests:
-        kind, title = TESTS.get(test, ("lat", test))
-        present = [c for c in cols if any(k[0] == c and k[1] == test for k in by)]
-        if not present:
+        t = test_table(results, columns, ref, test, stat)
+        if not t:
             continue
-        main = [c for c in present if c not in baseline_cols] or present
-        sizes = sorted({k[2] for k in by if k[1] == test and k[0] in main})
-        unit = "usec/op, lower is better" if kind == "lat" else "MB/s (MB = 2^20), higher is better"
-        lines.append("")
-        lines.append("%s: %s  [%s; %s of %d]" % (test, title, unit, stat, reps))
-        ratio_cols = [c for c in present if c != ref] if ref in present else []
-        head = [SIZE_HEADING.get(test, "size")] + present + ["%s/%s" % (c, ref) for c in ratio_cols]
-        table = [head]
-        for s in sizes:
-            cells = [fmt_size(s)]
-            for c in present:
-                r = by.get((c, test, s))
-                if not r:
-                    cells.append("-")
-                    continue
-                v = r[key] if kind == "lat" else s / r[key] * 1e6 / 2**20 if r[key] > 0 else 0.0
-                txt = ("%.3f" if kind == "lat" and v < 100 else "%.1f") % v
-                cells.append(txt + ("~" if r["spread"] > NOISY_SPREAD else ""))
-            for c in ratio_cols:
-                r, rr = by.get((c, test, s)), by.get((ref, test, s))
-                cells.append("%.2f" % (r[key] / rr[key]) if r and rr and rr[key] > 0 else "-")
-            table.append(cells)
-        widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+        heading, table = t
+        lines += ["", heading.replace("repetitions]", "%d repetitions]" % reps)]
+        widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
         lines += ["  ".join(x.rjust(w) for x, w in zip(row, widths)) for row in table]
-    if ref:
-        lines.append("")
-        lines.append("ratios: time(column) / time(%s), same test and size; < 1 = faster than %s" % (ref, ref))
-        lines.append("~ : the repetitions spread by more than %d %% of the median" % (NOISY_SPREAD * 100))
-    return lines
+    return lines + [""] + table_notes(ref)
 
 
 def check_targets(results):
@@ -597,6 +702,51 @@ def measure_run(r, ctx, rep, a):
 
 
 # ---------------------------------------------------------------- main
+def clock(seconds):
+    """'1:05' (minutes:seconds), '1:02:05' past an hour."""
+    m, sec = divmod(int(seconds + 0.5), 60)
+    return "%d:%02d:%02d" % (m // 60, m % 60, sec) if m >= 60 else "%d:%02d" % (m, sec)
+
+
+def first_line(argv):
+    """The first non-empty output line of a command, or None."""
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = [l.strip() for l in (p.stdout + p.stderr).splitlines() if l.strip()]
+    return lines[0] if lines else None
+
+
+def machine_info(srcdir):
+    """What the results were measured on and with: machine, versions,
+    commit, environment knobs."""
+    info = {"host": platform.node(), "kernel": platform.release(), "arch": platform.machine(),
+            "cpus": os.cpu_count(), "python": platform.python_version()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            info["cpu"] = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), None)
+        with open("/proc/meminfo") as f:
+            info["memory_kB"] = int(f.readline().split()[1])
+        with open("/etc/os-release") as f:
+            info["os"] = next((l.split("=", 1)[1].strip().strip('"') for l in f if l.startswith("PRETTY_NAME")),
+                              None)
+    except (OSError, ValueError):
+        pass
+    versions = {"mpirun": ["mpirun", "--version"], "ucx": ["ucx_info", "-v"], "gcc": ["gcc", "--version"],
+                "gnuplot": ["gnuplot", "--version"]}
+    info["versions"] = {k: first_line(v) for k, v in versions.items() if shutil.which(v[0])}
+    top = os.path.dirname(srcdir)
+    commit = first_line(["git", "-C", top, "rev-parse", "HEAD"]) if shutil.which("git") else None
+    if commit and len(commit) == 40:
+        dirty = subprocess.run(["git", "-C", top, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        info["commit"] = commit + ("-dirty" if dirty else "")
+    info["environment"] = {k: v for k, v in sorted(os.environ.items())
+                           if k.startswith(("STAGEPORT_", "UCX_", "OMPI_MCA_", "GASNET_", "PTL_"))}
+    return info
+
+
 class Ctx:
     def __init__(self):
         self.failures = []
@@ -650,6 +800,11 @@ def parse_args(argv):
                     "hybrid-offload hybrid STAGEPORT_PTL_MODE=offload; the portals stage's AM Long "
                     "protocols: --stages portals --variant portals-pss portals STAGEPORT_AM_LONG=pss "
                     "(column portals runs the stage's default)")
+    ap.add_argument("--no-default-variants", dest="default_variants", action="store_false",
+                    help="without --variant, compare.py adds %s; this option adds none"
+                    % "; ".join("%s (%s %s)" % (v[1], v[2], " ".join(v[3:])) for v in DEFAULT_VARIANTS))
+    ap.add_argument("--no-report", dest="report", action="store_false",
+                    help="tables only: no plots, claims, report.md or report.html (bench/report.py)")
     ap.add_argument("--other-build", action="append", metavar="LABEL=DIR", default=[],
                     help="also run every stage column with the stpbench of another build tree "
                     "(DIR, or DIR/bench), as column LABEL-<column>, right after the column it "
@@ -743,6 +898,9 @@ def main(argv):
         ctx.other_builds.append((label, os.path.join(found, "stpbench")))
     built = list_stages(ctx.stpbench)
     a.stages = [s for s in a.stages.split(",") if s] if a.stages is not None else built
+    if a.variant is None and a.default_variants:
+        a.variant = [v for v in DEFAULT_VARIANTS if v[2] in a.stages and set(a.tests.split(",")) & set(v[0])]
+        a.variant = [v[1:] for v in a.variant]
     missing = [s for s in dict.fromkeys(a.stages + [v[1] for v in a.variant or []]) if s not in built]
     if missing:
         print("compare.py: stage(s) %s not built (built: %s)" % (",".join(missing), ",".join(built)),
@@ -779,16 +937,24 @@ def main(argv):
         print("compare.py: MPI messages counted with %s (LD_PRELOAD in the stpbench columns)" % ctx.mpi_count)
     t_start = time.monotonic()
     samples, msgs, raw, columns, loads = {}, {}, [], [], []
+    total, done = a.reps * len(runners), 0
     for rep in range(1, a.reps + 1):
         for r in rep_order(runners, rep):
+            done += 1
+            # the progress line: what runs, how far, the time left (from the mean run so far)
+            elapsed = time.monotonic() - t_start
+            left = "" if done == 1 else ", ~%s left" % clock(elapsed / (done - 1) * (total - done + 1))
+            print("  [%*d/%d %s%s] rep %d/%d %-14s" % (len(str(total)), done, total, clock(elapsed), left,
+                                                       rep, a.reps, r.name), end="", flush=True)
+            t_run = time.monotonic()
             rows, err, load, before, tries = measure_run(r, ctx, rep, a)
             loads.append({"rep": rep, "runner": r.name, "other_load": load,
                           "other_load_before": before, "attempts": tries})
-            note = "" if load is None else "  other load %.2f CPU" % load
+            note = " %5.1f s" % (time.monotonic() - t_run)
+            note += "" if load is None else "  other load %.2f CPU" % load
             if tries > 1:
                 note += "  (%d attempts: other load on the machine)" % tries
-            print("  rep %d/%d %-12s%s%s" % (rep, a.reps, r.name, note,
-                                            "  FAILED: " + err.splitlines()[0] if err else ""))
+            print("%s%s" % (note, "  FAILED: " + err.splitlines()[0] if err else ""), flush=True)
             if err:
                 ctx.fail("%s rep %d: %s" % (r.name, rep, err))
             for row in rows:
@@ -829,17 +995,19 @@ def main(argv):
         f.write(text)
     with open(os.path.join(ctx.outdir, "raw.csv"), "w", newline="") as f:
         fields = ["rep", "runner", "stage", "test", "size", "iters", "usec_per_op", "MB_per_s",
-                  "mpi_msgs_per_op", "other_load"]
+                  "mpi_msgs_per_op", "counters_per_op", "other_load"]
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
         w.writerows(raw)
     summary = {
         "meta": {
             "argv": ["compare.py"] + argv, "host": platform.node(), "date": stamp,
+            "machine": machine_info(ctx.srcdir), "quick": a.quick,
             "seconds": round(time.monotonic() - t_start, 1), "reps": a.reps, "iters": a.iters,
             "step": a.step, "max_bytes": a.max_bytes, "np": a.np, "tests": tests,
             "stages": a.stages, "reference": ref,
             "columns": [{"name": c, "kind": k} for c, k in columns],
+            "column_env": {r.name: r.env for r in runners},
             "commands": {r.name: r.command_line("<csv>") for r in runners},
             "headers": {r.name: r.headers for r in runners},
         },
@@ -851,7 +1019,13 @@ def main(argv):
     with open(os.path.join(ctx.outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     ctx.log.close()
-    print("(%.0f s; %s/{table.txt,raw.csv,summary.json,log.txt})" % (time.monotonic() - t_start, ctx.outdir))
+    files = "table.txt,raw.csv,summary.json,log.txt"
+    if a.report:
+        sys.path.insert(0, ctx.srcdir)
+        import report  # bench/report.py: plots, claims, Markdown and HTML
+        print(report.write(ctx.outdir, summary), end="")
+        files += ",report.md,report.html,plots/"
+    print("(%.0f s; %s/{%s})" % (time.monotonic() - t_start, ctx.outdir, files))
     return 1 if ctx.failures else 0
 
 

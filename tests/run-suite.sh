@@ -47,6 +47,10 @@
 #               messages, the portals and ucx stages' no MPI communication
 #               call;
 #               a table stage x phase follows the stages' jobs;
+#               report: the comparison report end to end, once
+#               (tests/report_e2e.sh: bench/compare.py on a tiny
+#               configuration, then every table and figure file of
+#               bench/report.py checked); needs TOP_BUILDDIR and gnuplot;
 #               clientcompat: a GASNet client (tests/clientcompat/) built
 #               and run the way GASNet clients are, against stageport
 #               installed (make install DESTDIR=, once): per stage, per
@@ -110,7 +114,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance extras badinput exittest stress mt mpitraffic clientcompat}
+TESTS=${TESTS:-tree unit ptl conformance extras badinput exittest stress mt mpitraffic clientcompat report}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
@@ -999,7 +1003,7 @@ if ! command -v "$MPIRUN" >/dev/null 2>&1; then
 fi
 for t in $TESTS; do
   case $t in
-    tree | unit | ptl | inject | nochecks | tsan | fuzz | valgrind | emuhosts | clientcompat) continue ;;
+    tree | unit | ptl | inject | nochecks | tsan | fuzz | valgrind | emuhosts | clientcompat | report) continue ;;
     mpitraffic) bins="conformance_pmpi pmpi_selftest" ;;
     *) bins=$t ;;
   esac
@@ -1041,6 +1045,10 @@ if [[ " $TESTS " == *" tree "* ]]; then
 fi
 if [[ " $TESTS " == *" unit "* ]]; then
   for u in $UNIT_TESTS; do once unit "$u" "^ok $u" "$BINDIR/$u"; done
+fi
+if [[ " $TESTS " == *" report "* ]] && [ -n "$TOP_BUILDDIR" ]; then
+  MPIRUN="$MPIRUN" OUT="$LOGDIR/report/results" \
+    once report compare-e2e '^report: ok' bash "$TOP_SRCDIR/tests/report_e2e.sh"
 fi
 if [[ " $TESTS " == *" nochecks "* ]]; then
   run_nochecks_all

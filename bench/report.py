@@ -1,0 +1,578 @@
+#!/usr/bin/env python3
+"""report.py -- the comparison report of a bench/compare.py run (python3,
+stdlib only; plots with gnuplot).
+
+    python3 bench/report.py RESULTS_DIR     # (re)make the report of a run
+
+compare.py calls it at the end of every run (unless --no-report); run by
+hand it redoes the report from RESULTS_DIR/summary.json and raw.csv.  It
+writes into RESULTS_DIR:
+
+    report.md      the tables (units; every column against the mpi stage as
+                   "x faster/slower"), the claims section, MPI messages per
+                   operation, PAPI, the machine, versions, commit and knobs
+    report.html    the same, self-contained (styles and SVG plots inline):
+                   open it in any browser, mail it, attach it
+    claims.csv     the claims section as rows
+    plots/FIG.png, plots/FIG.svg   one per seed figure (FIGURES below), with
+                   the gnuplot script (FIG.gp) and its data (FIG.dat);
+                   baselines (MPI, raw UCX) dotted as in the papers; a figure
+                   whose data was not measured says so in the picture
+
+and prints the claims section.  The claims (CLAIMS below) are the seeds'
+quantitative statements, each checked against this run's medians for every
+stage it concerns: holds, does not hold, or not measurable here (and why).
+Exit status: 0, or 2 when RESULTS_DIR has no summary.json.
+"""
+
+import csv
+import html
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import (NOISY_SPREAD, SIZE_HEADING, TESTS, fmt_size, speed_text,  # noqa: E402
+                     table_notes, test_table)
+
+# ---------------------------------------------------------------- figures
+# id, title, test, legend: {column: its name in this figure}; columns not in
+# it are drawn under their own name, except the variants compare.py adds by
+# itself (DEFAULT_VARIANTS), which only the figures naming them show
+TMPMD = {"hybrid": "hybrid (TMPMD)", "portals": "portals (TMPMD)", "firehose": "firehose",
+         "ucx": "ucx (UCX's rcache)", "mpi": "mpi"}
+AMLONG = {"portals": "portals (target-side reassembly)", "portals-pss": "portals-pss (put-sync-send)"}
+FIGURES = [
+    ("s000-fig2-putlat", "Seed 000 Fig. 2: blocking put latency", "putlat", {}),
+    ("s000-fig3-putbw", "Seed 000 Fig. 3: non-blocking put flood bandwidth", "putbw", {}),
+    ("s000-fig4-ammedium", "Seed 000 Fig. 4: AM Medium round trip", "ammedium", {}),
+    ("s000-fig5-oosputbw", "Seed 000 Fig. 5: out-of-segment blocking put, firehose vs TMPMD", "oosputbw", TMPMD),
+    ("s002-fig2-amlong", "Seed 002 Fig. 2: AM Long round trip (ping-pong)", "amlong", AMLONG),
+    ("s002-fig1-amlongbw", "Seed 002 Fig. 1: AM Long flood bandwidth", "amlongbw", AMLONG),
+    ("s002-fig3-aminject", "Seed 002 Fig. 3: AM Long injection overhead vs queue depth", "aminject", AMLONG),
+    ("s004-fig1-ptl-putlat", "Seed 004 Fig. 1: Put latency, host vs offload processing", "ptl-putlat", {}),
+    ("s004-fig7-melist", "Seed 004 Fig. 7: latency vs match-list length", "ptl-melist", {}),
+]
+# only the figures naming them draw these
+FIG_ONLY = {"portals-pss"}
+
+
+def fig_columns(columns, legend):
+    """The (column, kind, label) a figure draws: Fig. 5 only the columns of
+    its legend (TMPMD against firehose), the others every column but FIG_ONLY
+    unless their legend names it."""
+    if legend is TMPMD:
+        return [(c, k, legend[c]) for c, k in columns if c in legend]
+    return [(c, k, legend.get(c, c)) for c, k in columns if c not in FIG_ONLY or c in legend]
+XLABEL = {"aminject": "queue depth Q (requests per burst)", "ptl-melist": "match-list entries walked L"}
+
+
+def fig_series(results, columns, test):
+    """[(label, kind, [(x, y, ymin, ymax)])] of one test (columns: (column,
+    kind, label)): y the median (usec, or MB/s for bandwidth tests),
+    ymin/ymax the range of the repetitions."""
+    kind = TESTS.get(test, ("lat", ""))[0]
+    out = []
+    for col, ckind, label in columns:
+        pts = []
+        for r in results:
+            if r["column"] != col or r["test"] != test or r["size"] <= 0:
+                continue  # a log axis has no 0
+            n = r["size"]
+            if kind == "lat":
+                pts.append((n, r["median_usec"], r["min_usec"], r["max_usec"]))
+            elif r["median_usec"] > 0 and r["min_usec"] > 0:
+                mb = lambda u: n / u * 1e6 / 2**20  # noqa: E731
+                pts.append((n, mb(r["median_usec"]), mb(r["max_usec"]), mb(r["min_usec"])))
+        if pts:
+            out.append((label, ckind, sorted(pts)))
+    return out
+
+
+def gp_quote(text):
+    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def plot(outdir, fig, series, test, missing):
+    """Writes plots/FIG.{dat,gp,png,svg}; returns None or what went wrong."""
+    fid, title, _, _ = fig
+    pdir = os.path.join(outdir, "plots")
+    os.makedirs(pdir, exist_ok=True)
+    base = os.path.join(pdir, fid)
+    kind = TESTS.get(test, ("lat", ""))[0]
+    lines = ["# %s (test %s): %s" % (title, test, "x y ymin ymax per column, blocks in column order"
+                                     if series else "no data")]
+    for col, _, pts in series:
+        lines.append("# %s" % col)
+        lines += ["%d %.6g %.6g %.6g" % p for p in pts]
+        lines += ["", ""]
+    with open(base + ".dat", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    gp = ["set encoding utf8", "set title %s" % gp_quote(title), "set grid", "set key outside right top",
+          "set xlabel %s" % gp_quote(XLABEL.get(test, "payload (bytes)")),
+          "set label 2 %s at screen 0.99,0.025 right font ',9'" % gp_quote("points: medians; bars: min-max of the "
+                                                                  "repetitions; dotted: baselines"),
+          "set ylabel %s" % gp_quote("microseconds per operation (lower is better)" if kind == "lat"
+                                    else "MB/s, MB = 2^20 (higher is better)")]
+    if series:
+        xs = sorted({p[0] for _, _, pts in series for p in pts})
+        gp += ["set logscale x 2" if test != "ptl-melist" else "set logscale x 10", "set logscale y",
+               "set xtics (%s)" % ", ".join('"%s" %d' % (fmt_size(x), x) for x in xs),
+               "set xtics rotate by -45", "set mxtics 1", "set bars small", "set offsets graph 0.03, graph 0.03"]
+        plots = []
+        for i, (col, ckind, _) in enumerate(series):
+            # baselines (MPI, raw UCX) dotted, as the papers draw theirs
+            style = "lw 1.5 dt 3" if ckind == "baseline" else "lw 2 dt 1"
+            plots.append("%s index %d using 1:2:3:4 with yerrorlines %s pt %d ps 0.8 title %s"
+                         % (gp_quote(base + ".dat"), i, style, 1 + i % 13, gp_quote(col)))
+        body = "plot " + ", \\\n     ".join(plots)
+    else:
+        gp += ["unset key", "set xrange [0:1]", "set yrange [0:1]", "unset xtics", "unset ytics",
+               "set label 1 %s at 0.5,0.5 center" % gp_quote("no data: " + missing)]
+        body = "plot -1 notitle"
+    gp += ["set terminal pngcairo size 960,600 font 'DejaVu Sans,11'", "set output %s" % gp_quote(base + ".png"),
+           body, "set terminal svg size 960,600 dynamic font 'DejaVu Sans,11'",
+           "set output %s" % gp_quote(base + ".svg"), "replot", "unset output"]
+    with open(base + ".gp", "w") as f:
+        f.write("\n".join(gp) + "\n")
+    if not shutil.which("gnuplot"):
+        return "gnuplot not found (bash scripts/setup.sh installs gnuplot-nox): no PNG/SVG"
+    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
+    bad = [e for e in (".png", ".svg") if not os.path.exists(base + e) or os.path.getsize(base + e) == 0]
+    if p.returncode != 0 or bad:
+        return "gnuplot failed (%s): %s" % (p.returncode, p.stderr.strip()[-300:])
+    return None
+
+
+# ---------------------------------------------------------------- claims
+# Stages by what they have natively (the others take the reference path):
+NATIVE_PUT = ("ucx", "ucx-mpi", "hybrid", "portals", "firehose")  # Extended API not over MPI
+NATIVE_AM = ("ucx", "portals", "firehose")                      # AM Core not over MPI
+
+# Each claim: text, source, test, sizes (None: every size measured), column(s)
+# (a tuple: each stage of it that ran), reference column, the least speedup
+# (time(ref) / time(column)) at every size for "holds", and a note on what
+# differs here from the paper's machine.
+CLAIMS = [
+    {"claim": "Blocking put latency for small transfers (8 B) is about half the portable mpi-conduit's "
+              "(roughly 2x: at least 1.8x faster)",
+     "source": "seed 000 sec. 6.2, Fig. 2; sec. 7", "test": "putlat", "sizes": [8], "columns": NATIVE_PUT,
+     "ref": "mpi", "need": 1.8},
+    {"claim": "The native put beats the MPI ping-ack, the lower bound of any put over MPI (8 B)",
+     "source": "seed 000 sec. 6.2, Fig. 2 (dotted line)", "test": "putlat", "sizes": [8],
+     "columns": NATIVE_PUT, "ref": "mpi-pingack", "need": 1.0},
+    {"claim": "Put flood bandwidth is about twice mpi-conduit's across the whole range (at least 1.8x at "
+              "every size)",
+     "source": "seed 000 sec. 6.3, Fig. 3; sec. 7", "test": "putbw", "sizes": None, "columns": NATIVE_PUT,
+     "ref": "mpi", "need": 1.8},
+    {"claim": "Put flood bandwidth meets or exceeds the MPI flood benchmark (osu_bw) at every size",
+     "source": "seed 000 sec. 6.3, Fig. 3 (dotted line)", "test": "putbw", "sizes": None,
+     "columns": NATIVE_PUT, "ref": "mpi-flood", "need": 1.0},
+    {"claim": "Native AMs: the AM Medium round trip up to 16 B of payload is about half mpi-conduit's "
+              "(at least 1.8x faster)",
+     "source": "seed 000 sec. 6.4, Fig. 4", "test": "ammedium", "sizes": [8, 16], "columns": NATIVE_AM,
+     "ref": "mpi", "need": 1.8},
+    {"claim": "Native AMs: the AM Short round trip is about half mpi-conduit's (at least 1.8x faster)",
+     "source": "seed 000 sec. 4 and 6.4 (Short: the 0-byte point of Fig. 4)", "test": "amshort",
+     "sizes": [0], "columns": NATIVE_AM, "ref": "mpi", "need": 1.8},
+    {"claim": "Firehose gets equal or higher out-of-segment put bandwidth than TMPMD at every size above "
+              "4 KiB (+3.5 % asymptotically, +8.5 % at 8 KiB on the XT)",
+     "source": "seed 000 sec. 6.5, Fig. 5; sec. 7", "test": "oosputbw", "sizes": "above4K",
+     "columns": ("firehose",), "ref": "portals", "need": 1.0,
+     "note": "here binding a TMPMD pins and registers the source every time, so the gap is far larger "
+             "than the XT's"},
+    {"claim": "Target-side reassembly cuts the AM Long round trip against put-sync-send (up to 33 %; "
+              "here: at most 0.85x the time, i.e. 1.18x faster, at 4-64 KiB)",
+     "source": "seed 002 Fig. 2", "test": "amlong", "sizes": [4096, 8192, 16384, 32768, 65536],
+     "columns": ("portals",), "ref": "portals-pss", "need": 1 / 0.85},
+    {"claim": "Target-side reassembly raises AM Long bandwidth against put-sync-send (up to 49 %; here: "
+              "at least 1.2x at 8-64 KiB)",
+     "source": "seed 002 Fig. 1", "test": "amlongbw", "sizes": [8192, 16384, 32768, 65536],
+     "columns": ("portals",), "ref": "portals-pss", "need": 1.2},
+    {"claim": "Target-side reassembly has lower injection overhead than put-sync-send at queue depth 8 "
+              "and more",
+     "source": "seed 002 Fig. 3", "test": "aminject", "sizes": "from8", "columns": ("portals",),
+     "ref": "portals-pss", "need": 1.0},
+    {"claim": "Offloaded (NIC) Portals processing has lower small-message latency than host processing "
+              "(26 % lower: at least 1.35x faster, 8 B)",
+     "source": "seed 004 sec. VI-A, Fig. 1; sec. VII", "test": "ptl-putlat", "sizes": [8],
+     "columns": ("ptl-offload",), "ref": "ptl-host", "need": 1 / 0.74,
+     "note": "offload here is a progress thread per process on the same 2 cores (no NIC processor): it "
+             "saves the target's polling, not an interrupt"},
+]
+MELIST_CLAIM = {
+    "claim": "Walking the match list costs the NIC about 30 ns per entry, so offload loses to host "
+             "processing beyond about 50 entries",
+    "source": "seed 004 sec. VI-E, Fig. 7"}
+MSGS_CLAIM = {
+    "claim": "The native stages move no data through MPI: 0 MPI messages per put and per AM "
+             "(MPI only launches and exchanges addresses)",
+    "source": "seed 000 sec. 4 (the port replaces MPI); the portals stage's design"}
+
+
+def select_sizes(spec, sizes):
+    if spec is None:
+        return sizes
+    if spec == "above4K":
+        return [n for n in sizes if n > 4096]
+    if spec == "from8":
+        return [n for n in sizes if n >= 8]
+    return [n for n in sizes if n in spec]
+
+
+def speedup_range(by, test, col, ref, sizes):
+    """{size: time(ref) / time(col)} over the sizes both measured."""
+    out = {}
+    for n in sizes:
+        r, rr = by.get((col, test, n)), by.get((ref, test, n))
+        if r and rr and r["median_usec"] > 0:
+            out[n] = rr["median_usec"] / r["median_usec"]
+    return out
+
+
+def size_text(test, n):
+    """'8 B', '4K B', or 'Q=16' / 'L=50' for the tests whose size is not bytes."""
+    head = SIZE_HEADING.get(test)
+    if head:
+        return "%s=%d" % (head, n)
+    t = fmt_size(n)
+    return t[:-1] + " " + t[-1] + "iB" if t[-1] in "KM" else t + " B"
+
+
+def describe(sp, test):
+    """'2.10x faster (8 B)' or '1.20x faster (4K) .. 0.90x (1M)' for a row."""
+    items = sorted(sp.items())
+    fmt = lambda n, v: "%s at %s" % (speed_text(1 / v), size_text(test, n))  # noqa: E731
+    if len(items) == 1:
+        return fmt(*items[0])
+    lo = min(items, key=lambda kv: kv[1])
+    hi = max(items, key=lambda kv: kv[1])
+    return "from %s to %s (%d sizes)" % (fmt(*lo), fmt(*hi), len(items))
+
+
+def check_claims(summary):
+    """[{claim, source, column, reference, measured, verdict, why}]."""
+    results = summary["results"]
+    by = {(r["column"], r["test"], r["size"]): r for r in results}
+    ran = {r["column"] for r in results}
+    tests_ran = {r["test"] for r in results}
+    rows = []
+    for c in CLAIMS:
+        test = c["test"]
+        cols = [s for s in c["columns"] if s in ran] or list(c["columns"][:1])
+        for col in cols:
+            row = {"claim": c["claim"], "source": c["source"], "column": col, "reference": c["ref"]}
+            sizes = select_sizes(c["sizes"], sorted({k[2] for k in by if k[1] == test and k[0] == col}))
+            sp = speedup_range(by, test, col, c["ref"], sizes)
+            if test not in tests_ran:
+                row.update(measured="-", verdict="not measurable here",
+                           why="test %s was not run (compare.py --tests)" % test)
+            elif col not in ran or c["ref"] not in ran:
+                miss = [x for x in (col, c["ref"]) if x not in ran]
+                row.update(measured="-", verdict="not measurable here",
+                           why="no %s column in this run (not built, or not selected)" % " or ".join(miss))
+            elif not sp:
+                row.update(measured="-", verdict="not measurable here",
+                           why="no size of the claim measured by both (%s)" % (
+                               ", ".join(fmt_size(n) for n in (c["sizes"] if isinstance(c["sizes"], list)
+                                                               else [])) or c["sizes"]))
+            else:
+                worst = min(sp.values())
+                ok = worst >= c["need"] * 0.995
+                noisy = any(by[(x, test, n)]["spread"] > NOISY_SPREAD for n in sp for x in (col, c["ref"]))
+                row.update(measured=describe(sp, test), verdict="holds" if ok else "does not hold",
+                           why=("needs %s at every size; " % speed_text(1 / c["need"])) +
+                           ("met" if ok else "the worst is %s" % speed_text(1 / worst)) +
+                           ("; some values are noisy (~)" if noisy else "") +
+                           ("; " + c["note"] if c.get("note") else ""))
+            rows.append(row)
+    rows.append(melist_claim(by, ran))
+    rows += msgs_claims(summary)
+    return rows
+
+
+def fit(points):
+    """Least-squares (slope, intercept) of [(x, y)]."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    slope = sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
+    return slope, my - slope * mx
+
+
+def melist_claim(by, ran):
+    row = dict(MELIST_CLAIM, column="ptl-offload", reference="ptl-host")
+    pts = {m: sorted((n, by[k]["median_usec"]) for k in by if k[0] == m and k[1] == "ptl-melist"
+                     for n in [k[2]]) for m in ("ptl-host", "ptl-offload")}
+    if len(pts["ptl-host"]) < 2 or len(pts["ptl-offload"]) < 2:
+        row.update(measured="-", verdict="not measurable here",
+                   why="ptl-melist was not run by both modes (compare.py --baselines ptl, --tests ptl-melist)")
+        return row
+    (sh, ih), (so, io) = fit(pts["ptl-host"]), fit(pts["ptl-offload"])
+    cross = (ih - io) / (so - sh) if so > sh else None
+    row.update(measured="%.1f ns per entry offload, %.1f ns host; intercepts %.3f / %.3f us%s"
+               % (so * 1e3, sh * 1e3, io, ih,
+                  "; lines cross at L = %.0f" % cross if cross and cross > 0 else "; lines do not cross"),
+               verdict="not measurable here",
+               why="the paper's cost is a slow NIC processor walking the list; here both modes walk it on "
+                   "the same host CPU (offload is a progress thread), so the per-entry costs say how ptl "
+                   "walks, not what a NIC would")
+    return row
+
+
+def msgs_claims(summary):
+    mm = summary.get("mpi_msgs") or {}
+    vals = {}
+    for r in mm.get("results", []):
+        vals.setdefault(r["column"], []).append((r["test"], r["size"], r["median"]))
+    out = []
+    cols = [c["name"] for c in summary["meta"]["columns"] if c["name"] in NATIVE_AM + NATIVE_PUT]
+    for col in cols:
+        row = dict(MSGS_CLAIM, column=col, reference="-")
+        v = vals.get(col)
+        if not v:
+            row.update(measured="-", verdict="not measurable here",
+                       why="MPI messages were not counted (no tests/libstpmpicount.so, or --mpi-count none)")
+        else:
+            am_native = col in NATIVE_AM
+            # stages whose AMs run over the MPI Core are expected to use MPI for AM tests
+            relevant = [t for t in v if am_native or not t[0].startswith("am")] or v
+            worst = max(relevant, key=lambda t: t[2])
+            bad = [t for t in relevant if t[2] > 0.001]
+            row.update(measured="max %.2f per operation (%s %s)" % (worst[2], worst[0], size_text(worst[0], worst[1])),
+                       verdict="holds" if not bad else "does not hold",
+                       why=("%d tests counted" % len(relevant)) +
+                       ("" if am_native else "; AM tests left out: this stage's AMs run over the MPI Core "
+                        "by design") + ("; over 0 in: " + ", ".join("%s %s" % (t[0], fmt_size(t[1]))
+                                                                    for t in bad) if bad else ""))
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------- PAPI
+def papi_section(summary, raw):
+    """(lines, table or None): the PAPI headers the benches printed, and per-
+    operation counters when the machine counted them."""
+    heads = sorted({h for hs in summary["meta"].get("headers", {}).values() for h in hs if h.startswith("PAPI:")})
+    counted = [r for r in raw if r.get("counters_per_op")]
+    if not heads and not counted:
+        return ["PAPI: the benches printed no PAPI line (stpbench built without PAPI)."], None
+    if not counted:
+        none = [h for h in heads if "no hardware counters" in h]
+        return ([none[0] + " -- no per-operation counters in this report."] if none else heads), None
+    agg = {}
+    for r in counted:
+        for kv in r["counters_per_op"].split(";"):
+            if "=" in kv:
+                k, v = kv.split("=", 1)
+                agg.setdefault((r["stage"], r["test"], int(r["size"]), k), []).append(float(v))
+    events = sorted({k[3] for k in agg})
+    keys = sorted({k[:3] for k in agg})
+    table = [["column", "test", "size"] + events]
+    for col, test, n in keys:
+        table.append([col, test, fmt_size(n)] + ["%.1f" % statistics.median(agg[(col, test, n, e)])
+                                                 if (col, test, n, e) in agg else "-" for e in events])
+    return heads, table
+
+
+# ---------------------------------------------------------------- output
+def md_table(rows):
+    out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows[1:]]
+    return out
+
+
+def html_table(rows, cls=""):
+    out = ['<table class="%s"><thead><tr>' % cls + "".join("<th>%s</th>" % html.escape(c) for c in rows[0]) +
+           "</tr></thead><tbody>"]
+    for r in rows[1:]:
+        cells = []
+        for c in r:
+            k = ("faster" if c.endswith("faster") else "slower" if c.endswith("slower") else
+                 "holds" if c == "holds" else "nothold" if c == "does not hold" else
+                 "na" if c == "not measurable here" else "")
+            cells.append('<td class="%s">%s</td>' % (k, html.escape(c)))
+        out.append("<tr>%s</tr>" % "".join(cells))
+    return out + ["</tbody></table>"]
+
+
+def claims_rows(claims):
+    return [["claim", "source", "column", "against", "measured", "verdict", "why"]] + \
+        [[c["claim"], c["source"], c["column"], c["reference"], c["measured"], c["verdict"], c["why"]]
+         for c in claims]
+
+
+def machine_lines(meta):
+    m = meta.get("machine", {})
+    v = m.get("versions", {})
+    out = ["- machine: %s, %s, %s CPUs, %s MiB, %s, kernel %s" % (
+        m.get("host", meta.get("host")), m.get("cpu", "?"), m.get("cpus", "?"),
+        (m.get("memory_kB") or 0) // 1024, m.get("os", "?"), m.get("kernel", "?")),
+        "- commit: %s" % m.get("commit", "unknown (not a git checkout)"),
+        "- versions: " + "; ".join("%s: %s" % kv for kv in sorted(v.items())),
+        "- run: %s; %d processes; %d repetitions alternating the columns; %d iterations per size; "
+        "sizes x%d; %s s" % (" ".join(meta.get("argv", [])), meta.get("np", 2), meta.get("reps", 0),
+                             meta.get("iters", 0), meta.get("step", 0), meta.get("seconds", "?")),
+        "- environment knobs: %s" % (" ".join("%s=%s" % kv for kv in m.get("environment", {}).items()) or
+                                     "none set")]
+    for col, env in sorted(meta.get("column_env", {}).items()):
+        extra = {k: x for k, x in env.items() if k != "STAGEPORT_STAGE"}
+        if extra:
+            out.append("- column %s: %s" % (col, " ".join("%s=%s" % kv for kv in sorted(extra.items()))))
+    return out
+
+
+def write(outdir, summary):
+    """Writes the report of one compare.py run into outdir; returns the text
+    to print (the claims section and where everything went)."""
+    results, meta = summary["results"], summary["meta"]
+    columns = [(c["name"], c["kind"]) for c in meta["columns"]]
+    ref = meta.get("reference")
+    raw = []
+    try:
+        with open(os.path.join(outdir, "raw.csv"), newline="") as f:
+            raw = list(csv.DictReader(f))
+    except OSError:
+        pass
+    ran_cols = {r["column"] for r in results}
+    tests = [t for t in meta.get("tests", []) if any(r["test"] == t for r in results)]
+
+    figs, problems = [], []
+    for fig in FIGURES:
+        fid, title, test, legend = fig
+        series = fig_series(results, fig_columns(columns, legend), test)
+        missing = ("test %s was not run in this comparison" % test if test not in {r["test"] for r in results}
+                   else "no column measured %s at a size above 0" % test)
+        err = plot(outdir, fig, series, test, missing)
+        if err:
+            problems.append("%s: %s" % (fid, err))
+        figs.append((fid, title, test, [s[0] for s in series], None if series else missing, err))
+
+    claims = check_claims(summary)
+    with open(os.path.join(outdir, "claims.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerows(claims_rows(claims))
+    papi_lines, papi_table = papi_section(summary, raw)
+    mm = summary.get("mpi_msgs") or {}
+    msgs = {(r["column"], r["test"]): r["median"] for r in mm.get("results", [])
+            if mm.get("shown", {}).get(r["test"]) == r["size"]}
+    msg_cols = [c for c, _ in columns if any(k[0] == c for k in msgs)]
+    msg_rows = [["test", "size"] + msg_cols] + [
+        [t, fmt_size(mm["shown"][t])] + ["%.2f" % msgs[(c, t)] if (c, t) in msgs else "-" for c in msg_cols]
+        for t in tests if t in mm.get("shown", {})]
+
+    counts = {}
+    for c in claims:
+        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    verdicts = ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items()))
+    tables = [t for t in (test_table(results, columns, ref, test) for test in tests) if t]
+
+    # ---- Markdown
+    md = ["# stageport stage comparison", "",
+          "Every column ran alternately with the others, %d repetitions; values are medians over the "
+          "repetitions.  Columns: the stages (%s)%s; MPI baselines (mpi-pingack, mpi-flood) and raw UCX "
+          "(ucx-perftest, ucx-raw) are drawn dotted in the plots." % (
+              meta.get("reps", 0), ", ".join(c for c, k in columns if k == "stage"),
+              "; ptl on its own (ptl-host, ptl-offload)" if "ptl-host" in ran_cols else ""), ""]
+    md += ["## Claims", "", "%s.  A claim is checked against this run's medians at every size it names; "
+           "'holds' means at every one of them." % verdicts, ""] + md_table(claims_rows(claims))
+    md += ["", "## Tables", ""] + ["- " + n for n in table_notes(ref)]
+    for heading, table in tables:
+        md += ["", "### " + heading, ""] + md_table(table)
+    md += ["", "## MPI messages per operation", ""]
+    md += (["Messages nodes 0 and 1 sent during the timed run, per operation (PMPI counter), one size per "
+            "test.", ""] + md_table(msg_rows)) if len(msg_rows) > 1 else ["Not counted in this run."]
+    md += ["", "## PAPI", ""] + papi_lines + ([""] + md_table(papi_table) if papi_table else [])
+    md += ["", "## Plots", ""]
+    for fid, title, test, cols, missing, err in figs:
+        md.append("- **%s** (`plots/%s.png`, `.svg`): %s" % (
+            title, fid, "no data: " + missing if missing else "test %s; %s" % (test, ", ".join(cols))) +
+            (" -- " + err if err else ""))
+        if not err:
+            md.append("  ![%s](plots/%s.png)" % (title, fid))
+    if summary.get("failures"):
+        md += ["", "## Failed runs", ""] + ["- " + f.splitlines()[0] for f in summary["failures"]]
+    md += ["", "## Machine and settings", ""] + machine_lines(meta)
+    with open(os.path.join(outdir, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+
+    # ---- HTML (self-contained)
+    h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+         "<title>stageport stage comparison</title>", "<style>", CSS, "</style></head><body>",
+         "<h1>stageport stage comparison</h1>",
+         "<p>%s</p>" % html.escape(md[2]), "<h2>Claims</h2>",
+         "<p>%s.  A claim is checked against this run's medians at every size it names; "
+         "<em>holds</em> means at every one of them.</p>" % html.escape(verdicts)]
+    h += html_table(claims_rows(claims), "claims")
+    h += ["<h2>Plots</h2>"]
+    for fid, title, test, cols, missing, err in figs:
+        h.append("<figure><figcaption>%s</figcaption>" % html.escape(title))
+        svg = os.path.join(outdir, "plots", fid + ".svg")
+        if not err and os.path.exists(svg):
+            with open(svg) as f:
+                text = f.read()
+            h.append(re.sub(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", "", text))
+        else:
+            h.append("<p class=\"na\">%s</p>" % html.escape(err or missing or ""))
+        h.append("</figure>")
+    h += ["<h2>Tables</h2>", "<ul>"] + ["<li>%s</li>" % html.escape(n) for n in table_notes(ref)] + ["</ul>"]
+    for heading, table in tables:
+        h += ["<h3>%s</h3>" % html.escape(heading)] + html_table(table, "data")
+    h += ["<h2>MPI messages per operation</h2>"]
+    h += html_table(msg_rows, "data") if len(msg_rows) > 1 else ["<p>Not counted in this run.</p>"]
+    h += ["<h2>PAPI</h2>"] + ["<p>%s</p>" % html.escape(l) for l in papi_lines]
+    h += html_table(papi_table, "data") if papi_table else []
+    if summary.get("failures"):
+        h += ["<h2>Failed runs</h2><ul>"] + ["<li>%s</li>" % html.escape(f.splitlines()[0])
+                                            for f in summary["failures"]] + ["</ul>"]
+    h += ["<h2>Machine and settings</h2><ul>"] + ["<li>%s</li>" % html.escape(l[2:]) for l in machine_lines(meta)]
+    h += ["</ul></body></html>"]
+    with open(os.path.join(outdir, "report.html"), "w") as f:
+        f.write("\n".join(h) + "\n")
+
+    # ---- the terminal: the claims section
+    out = ["", "Claims of the seed papers, checked on this run (%s; details and plots: %s/report.html):"
+           % (verdicts, outdir)]
+    for c in claims:
+        out.append("  [%s] %s -- %s vs %s: %s" % (c["verdict"], c["claim"], c["column"], c["reference"],
+                                                   c["measured"]))
+        if c["verdict"] != "holds":
+            out.append("      (%s; %s)" % (c["source"], c["why"]))
+    out += [""] + [l for l in papi_lines]
+    out.append("plots: %d figures in %s/plots (PNG and SVG)%s" % (
+        len(figs) - len(problems), outdir, "; " + "; ".join(problems) if problems else ""))
+    return "\n".join(out) + "\n"
+
+
+CSS = """body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:90%}
+th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right;vertical-align:top}
+th{background:#eee} table.claims td{text-align:left}
+td.faster{color:#060} td.slower{color:#a00}
+td.holds{background:#dfd} td.nothold{background:#fdd} td.na{background:#eee;color:#555}
+figure{margin:1em 0} figcaption{font-weight:bold} figure svg{max-width:100%;height:auto}
+p.na{color:#555;font-style:italic}"""
+
+
+def main(argv):
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    path = os.path.join(argv[0], "summary.json")
+    try:
+        with open(path) as f:
+            summary = json.load(f)
+    except (OSError, ValueError) as e:
+        print("report.py: cannot read %s: %s" % (path, e), file=sys.stderr)
+        return 2
+    print(write(os.path.abspath(argv[0]), summary), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
