@@ -1,21 +1,28 @@
 #!/usr/bin/env python3
 """compare.py -- stageport's stage comparison runner (python3, stdlib only).
 
-Runs bench/stpbench under every chosen stage (STAGEPORT_STAGE), optionally the
-same stpbench.c built against a real GASNet install (its mpi and ucx
-conduits, with GASNET_SUPERNODE_MAXSIZE=1 so the conduit itself is measured),
-and the plain-MPI baselines (bench/mpibench: ping-ack, flood), all in one
-invocation, alternating (A B C A B C ...) for several repetitions.  For each
-test and size it takes the median over the repetitions and prints one table
-per test: one column per stage/baseline, then time ratios against the `mpi`
-stage.  Methodology: seed 000 section 6 and DESIGN.md section 8; the AM Long
-tests (amlong, amlongbw, aminject) seed 002's (stpbench --help says what each
-times).  With a PMPI message counter (--mpi-count) it also tabulates the MPI
-messages each stage sends per operation.
+Runs bench/stpbench under every chosen stage (STAGEPORT_STAGE) and variant,
+optionally the same stpbench.c built against a real GASNet install (its mpi
+and ucx conduits, with GASNET_SUPERNODE_MAXSIZE=1 so the conduit itself is
+measured), the plain-MPI baselines (bench/mpibench: ping-ack, flood), raw
+UCX (ucx_perftest, and ptl's own ucxbench) and ptl on its own in host and
+offload mode (ptl/bench/ptlbench: seed 004), all in one invocation,
+alternating (A B C A B C ...) for several repetitions, with a progress line
+(run n of N, time spent, time left).  For each test and size it takes the
+median over the repetitions and prints one table per test: one column per
+stage/baseline, then every column against the `mpi` stage as "2.00x
+faster" / "1.30x slower".  Then bench/report.py makes the report: every seed
+figure as a PNG and SVG plot, the seeds' quantitative claims checked on this
+run (holds / does not hold / not measurable here), report.md and a
+self-contained report.html.  Methodology: seed 000 section 6 and DESIGN.md
+section 8; the AM Long tests (amlong, amlongbw, aminject) seed 002's
+(stpbench --help says what each times).  With a PMPI message counter
+(--mpi-count) it also tabulates the MPI messages each stage sends per
+operation.
 
 Usage (from the top of a build tree, after `make`):
 
-    python3 bench/compare.py --quick            # ~1-2 min: the project's main job
+    python3 bench/compare.py --quick            # ~2 min: the project's main job (scripts/bench.sh)
     python3 bench/compare.py                    # full size ranges, 10,000 iterations, 3 reps
     python3 bench/compare.py --gasnet /work/ext/gasnet-inst   # + real GASNet mpi/ucx columns
     python3 bench/compare.py --stages mpi,ucx --tests putlat,amshort --reps 5
@@ -24,25 +31,33 @@ Usage (from the top of a build tree, after `make`):
     python3 bench/compare.py --quick --variant hybrid-host hybrid STAGEPORT_PTL_MODE=host  # + a variant
     python3 bench/compare.py --stages portals --tests amlong,amlongbw,aminject \\
         --variant portals-pss portals STAGEPORT_AM_LONG=pss   # seed 002's two AM Long protocols
+    python3 bench/report.py results/<timestamp>  # the report again, from a run's summary.json
     make -C bench compare-quick                  # the same as the first line
 
 Output directory (default results/<timestamp>/):
     raw.csv       every row of every run: rep,runner,stage,test,size,iters,usec_per_op,MB_per_s,
-                  mpi_msgs_per_op (empty unless counted), other_load (CPUs used by anything
-                  else during that run)
-    summary.json  medians (and every repetition's value), ratios, targets, commands, failures,
-                  mpi_msgs (the counter, the size shown per test, every column/test/size)
+                  mpi_msgs_per_op (empty unless counted), counters_per_op (PAPI, empty unless
+                  the machine counts), other_load (CPUs used by anything else during that run)
+    summary.json  medians (and every repetition's value), targets, commands, failures,
+                  mpi_msgs (the counter, the size shown per test, every column/test/size), and
+                  meta: the machine, tool versions, the commit, the environment knobs and each
+                  column's own settings
     table.txt     the printed tables
+    report.md, report.html, claims.csv, plots/  the report (bench/report.py --help)
     log.txt       the full output of every run, with its command and environment
     runs/         the CSV each run wrote
 
-Columns: a stage column is named after the stage (mpi, ucx, ...); a real GASNet
+Columns: a stage column is named after the stage (mpi, ucx, ...); a variant
+after its label (without --variant: portals-pss, the portals stage with the
+put-sync-send AM Long protocol; --no-default-variants: none); a real GASNet
 column gasnet-<conduit>; baselines mpi-pingack (shown under putlat, getlat,
-amshort, ammedium) and mpi-flood (shown under putbw and amlongbw); ucx-perftest
-under putlat, putbw, amshort, ammedium and ammedbw.  aminject's
-size column is the queue depth Q, not bytes.  Ratio columns are
-time(column) / time(mpi stage) for the same test and size: below 1 means
-faster than the mpi stage, for latency and bandwidth tests alike.
+amshort, ammedium) and mpi-flood (shown under putbw and amlongbw);
+ucx-perftest under putlat, putbw, amshort, ammedium and ammedbw; ucx-raw
+(ucxbench: put + flush) under putlat and ptl-putlat; ptl-host and
+ptl-offload under ptl-putlat and ptl-melist.  aminject's size column is the
+queue depth Q, ptl-melist's the match-list entries walked L, not bytes.
+"X vs mpi" columns say how much faster or slower X is than the mpi stage,
+same test and size, for latency and bandwidth alike (time(mpi) / time(X)).
 A '~' after a value marks a spread (max - min) over the repetitions larger
 than 20 % of the median: noise, take it with care.
 
@@ -59,10 +74,11 @@ exporting stp_pmpi_total() into every stpbench column's ranks (stages and
 run, and a last table shows them per operation, one size per test (MSGS_SIZE),
 one column per stage.  --mpi-count none times without it.
 
-Baselines: mpi (bench/mpibench: ping-ack, flood) and ucx (raw UCX, ucx_perftest
+Baselines: mpi (bench/mpibench: ping-ack, flood), ucx (raw UCX, ucx_perftest
 put latency and bandwidth, AM round trip (ucp_am_lat, one way doubled) and AM
-message rate (ucp_am_bw) at the same sizes: the ceiling of the UCX stages).
-Adding a baseline is one function appended to
+message rate (ucp_am_bw) at the same sizes: the ceiling of the UCX stages)
+and ptl (ptl/bench/ptlbench host and offload, ucxbench; tests ptl-putlat and
+ptl-melist).  Adding a baseline is one function appended to
 BASELINES: it returns Runner objects (override Runner.run if the tool does not
 write stpbench CSV rows).
 
@@ -491,8 +507,8 @@ class PtlRunner(Runner):
 
     MAP = {"putlat": "ptl-putlat", "putlat_wf": "ptl-putlat", "melist": "ptl-melist"}
 
-    def __init__(self, name, argv, want):
-        super().__init__(name, argv, kind="ptl" if name.startswith("ptl-") else "baseline")
+    def __init__(self, name, argv, want, test_map=None):
+        super().__init__(name, argv, kind="ptl" if name.startswith("ptl-") else "baseline", test_map=test_map)
         self.want, self.iters = want, int(argv[argv.index("-n") + 1])
 
     def command_line(self, csv_path):
@@ -530,8 +546,10 @@ def baseline_ptl(a, ctx):
     out = [PtlRunner("ptl-" + m, ctx.mpirun[:-1] + ["2", os.path.join(bench, "ptlbench"), m, "-n", iters] + tests,
                      want) for m in ("host", "offload")]
     if "ptl-putlat" in want and os.path.exists(os.path.join(bench, "ucxbench")):
+        # raw UCX put + flush: also the ceiling of stpbench's blocking put
+        show = {"ptl-putlat": ["ptl-putlat"] + (["putlat"] if "putlat" in a.tests.split(",") else [])}
         out.append(PtlRunner("ucx-raw", ctx.mpirun[:-1] + ["2", os.path.join(bench, "ucxbench"), "-n", iters],
-                             want))
+                             want, show))
     return out
 
 
@@ -820,8 +838,10 @@ def parse_args(argv):
     ap.add_argument("--max-bytes", help="per-size byte budget of the benches (default 1G; "
                     "--quick: %s)" % QUICK["max_bytes"])
     ap.add_argument("--quick", action="store_true",
-                    help="the short comparison: tests %s, %d iterations, sizes x%d, %d reps "
-                    "(about 1-2 minutes)" % (QUICK["tests"], QUICK["iters"], QUICK["step"], QUICK["reps"]))
+                    help="the short comparison: %s, %d iterations, sizes x%d, %d reps, byte budget %s "
+                    "(about 2 minutes here)" % ("every test" if QUICK["tests"] == DEFAULT_TESTS
+                                                else "tests " + QUICK["tests"], QUICK["iters"], QUICK["step"],
+                                                QUICK["reps"], QUICK["max_bytes"]))
     ap.add_argument("--np", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--mpirun", default=os.environ.get("MPIRUN") or "mpirun",
                     help="launcher command, split like a shell would (default $MPIRUN or mpirun); "

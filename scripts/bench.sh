@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The main job, from a fresh Debian 12 machine: install what is missing,
-# build, and run the short stage comparison (every built stage side by side
-# with the MPI baselines, alternating, medians and ratios).
-#   bash scripts/bench.sh                 # short comparison (~2 minutes)
-#   bash scripts/bench.sh --full          # full size ranges, 10,000 iterations
-#   bash scripts/bench.sh -- ARGS...      # pass ARGS to bench/compare.py (see --help)
+# build, and run the short stage comparison (every built stage and variant
+# side by side with the MPI, raw-UCX and ptl baselines, alternating, medians,
+# "x faster/slower"), then the report (bench/report.py: the seed figures as
+# PNG/SVG plots, the seeds' claims checked, report.md and report.html in
+# results/<timestamp>/).
+#   bash scripts/bench.sh                 # short comparison (~3 minutes)
+#   bash scripts/bench.sh --full          # publication run: full size ranges, 10,000 iterations
+#   bash scripts/bench.sh -- ARGS...      # pass ARGS to bench/compare.py (see --help), e.g.
+#   bash scripts/bench.sh -- --gasnet PREFIX   # + a real GASNet installed at PREFIX
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/_build"
