@@ -48,8 +48,10 @@ Output directory (default results/<timestamp>/):
     runs/         the CSV each run wrote
 
 Columns: a stage column is named after the stage (mpi, ucx, ...); a variant
-after its label (without --variant: portals-pss, the portals stage with the
-put-sync-send AM Long protocol; --no-default-variants: none); a real GASNet
+after its label (without --variant, for the AM Long tests only: portals-pss,
+the portals stage with the put-sync-send protocol, and portals-host and
+portals-host-pss, both protocols in ptl's host mode; --no-default-variants:
+none); a real GASNet
 column gasnet-<conduit>; baselines mpi-pingack (shown under putlat, getlat,
 amshort, ammedium) and mpi-flood (shown under putbw and amlongbw);
 ucx-perftest under putlat, putbw, amshort, ammedium and ammedbw; ucx-raw
@@ -167,7 +169,13 @@ TARGETS = [
 
 # columns added when no --variant is given (--no-default-variants: none):
 # (tests that need it, LABEL, STAGE, VAR=VALUE...) -- seed 002's second AM Long protocol
-DEFAULT_VARIANTS = [(("amlong", "amlongbw", "aminject"), "portals-pss", "portals", "STAGEPORT_AM_LONG=pss")]
+# (tests the column runs, LABEL, STAGE, VAR=VALUE...): seed 002's second AM
+# Long protocol, and both protocols in ptl's host mode, where the target
+# matches every payload (in offload mode a put-sync-send payload is one RMA)
+AMLONG_TESTS = ("amlong", "amlongbw", "aminject")
+DEFAULT_VARIANTS = [(AMLONG_TESTS, "portals-pss", "portals", "STAGEPORT_AM_LONG=pss"),
+                    (AMLONG_TESTS, "portals-host", "portals", "STAGEPORT_PTL_MODE=host"),
+                    (AMLONG_TESTS, "portals-host-pss", "portals", "STAGEPORT_PTL_MODE=host", "STAGEPORT_AM_LONG=pss")]
 
 NOISY_SPREAD = 0.20
 # other load (CPUs busy with anything but this comparison, steal time included)
@@ -310,7 +318,7 @@ def stp_tests(a):
     return ",".join(t for t in a.tests.split(",") if t not in PTL_TESTS)
 
 
-def stpbench_argv(a, ctx, bench, label=None):
+def stpbench_argv(a, ctx, bench, label=None, tests=None):
     """The command of one stpbench column: the launcher, the MPI message
     counter when there is one (LD_PRELOAD through `env`, so that it reaches
     the ranks whatever the launcher, and not the launcher itself), the bench
@@ -319,7 +327,7 @@ def stpbench_argv(a, ctx, bench, label=None):
     if ctx.mpi_count:
         preload = ":".join([ctx.mpi_count] + [p for p in [os.environ.get("LD_PRELOAD")] if p])
         pre = ["env", "LD_PRELOAD=" + preload]
-    opts = ["-t", stp_tests(a)] + (["--label", label] if label else []) + size_args(a)
+    opts = ["-t", tests or stp_tests(a)] + (["--label", label] if label else []) + size_args(a)
     if a.inject_size:
         opts += ["--inject-size", a.inject_size]
     if a.inject_depth:
@@ -341,10 +349,13 @@ def stage_runners(a, ctx):
         cols.append((label, stage, env))
     out = []
     for name, stage, env in cols:
-        out.append(Runner(name, stpbench_argv(a, ctx, ctx.stpbench, name), env=env, kind="stage", group=name))
+        tests = a.variant_tests.get(name)  # a default variant runs only the tests it is for
+        out.append(Runner(name, stpbench_argv(a, ctx, ctx.stpbench, name, tests), env=env, kind="stage",
+                          group=name))
         for olabel, obench in ctx.other_builds:
             oname = "%s-%s" % (olabel, name)
-            out.append(Runner(oname, stpbench_argv(a, ctx, obench, oname), env=env, kind="stage", group=name))
+            out.append(Runner(oname, stpbench_argv(a, ctx, obench, oname, tests), env=env, kind="stage",
+                              group=name))
     return out
 
 
@@ -819,8 +830,9 @@ def parse_args(argv):
                     "protocols: --stages portals --variant portals-pss portals STAGEPORT_AM_LONG=pss "
                     "(column portals runs the stage's default)")
     ap.add_argument("--no-default-variants", dest="default_variants", action="store_false",
-                    help="without --variant, compare.py adds %s; this option adds none"
-                    % "; ".join("%s (%s %s)" % (v[1], v[2], " ".join(v[3:])) for v in DEFAULT_VARIANTS))
+                    help="without --variant, compare.py adds %s (each for %s only); this option adds none"
+                    % ("; ".join("%s (%s %s)" % (v[1], v[2], " ".join(v[3:])) for v in DEFAULT_VARIANTS),
+                       ",".join(AMLONG_TESTS)))
     ap.add_argument("--no-report", dest="report", action="store_false",
                     help="tables only: no plots, claims, report.md or report.html (bench/report.py)")
     ap.add_argument("--other-build", action="append", metavar="LABEL=DIR", default=[],
@@ -881,6 +893,7 @@ def parse_args(argv):
     a = ap.parse_args(argv)
     q = QUICK if a.quick else {}
     a.tests = a.tests or q.get("tests", DEFAULT_TESTS)
+    a.variant_tests = {}
     a.reps = a.reps or q.get("reps", 3)
     a.iters = a.iters or q.get("iters", 10000)
     a.step = a.step or q.get("step", 2)
@@ -919,8 +932,10 @@ def main(argv):
     built = list_stages(ctx.stpbench)
     a.stages = [s for s in a.stages.split(",") if s] if a.stages is not None else built
     if a.variant is None and a.default_variants:
-        a.variant = [v for v in DEFAULT_VARIANTS if v[2] in a.stages and set(a.tests.split(",")) & set(v[0])]
-        a.variant = [v[1:] for v in a.variant]
+        want = a.tests.split(",")
+        chosen = [v for v in DEFAULT_VARIANTS if v[2] in a.stages and set(want) & set(v[0])]
+        a.variant = [list(v[1:]) for v in chosen]
+        a.variant_tests = {v[1]: ",".join(t for t in v[0] if t in want) for v in chosen}
     missing = [s for s in dict.fromkeys(a.stages + [v[1] for v in a.variant or []]) if s not in built]
     if missing:
         print("compare.py: stage(s) %s not built (built: %s)" % (",".join(missing), ",".join(built)),
