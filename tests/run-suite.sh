@@ -1160,7 +1160,7 @@ for stage in $STAGES; do
         [ "$vlabel" = default ] || [ "$vlabel" = offload ] && run_mt_mpilevel
         ;;
       valgrind) run_valgrind ;;
-      tree | unit | ptl | nochecks | tsan | fuzz | emuhosts) ;; # once per suite, above
+      tree | unit | ptl | nochecks | tsan | fuzz | emuhosts | report) ;; # once per suite, above
       mpitraffic | clientcompat) ;; # once per stage, below
       *)
         echo "FAIL: unknown test \"$t\" in TESTS"
