@@ -318,6 +318,16 @@ def stp_tests(a):
     return ",".join(t for t in a.tests.split(",") if t not in PTL_TESTS)
 
 
+def asan_runtime(binary):
+    """[the ASan runtime binary links] ([] when it links none): what must
+    precede any other preloaded library."""
+    if not shutil.which("ldd"):
+        return []
+    p = subprocess.run(["ldd", binary], capture_output=True, text=True)
+    return [f.split("=>")[1].split()[0] for f in p.stdout.splitlines()
+            if "=>" in f and f.strip().startswith("libasan.so") and len(f.split("=>")[1].split()) > 1][:1]
+
+
 def stpbench_argv(a, ctx, bench, label=None, tests=None):
     """The command of one stpbench column: the launcher, the MPI message
     counter when there is one (LD_PRELOAD through `env`, so that it reaches
@@ -325,7 +335,8 @@ def stpbench_argv(a, ctx, bench, label=None, tests=None):
     and its options."""
     pre = []
     if ctx.mpi_count:
-        preload = ":".join([ctx.mpi_count] + [p for p in [os.environ.get("LD_PRELOAD")] if p])
+        # a sanitizer build's ASan runtime must come first in the library list
+        preload = ":".join(asan_runtime(bench) + [ctx.mpi_count] + [p for p in [os.environ.get("LD_PRELOAD")] if p])
         pre = ["env", "LD_PRELOAD=" + preload]
     opts = ["-t", tests or stp_tests(a)] + (["--label", label] if label else []) + size_args(a)
     if a.inject_size:
