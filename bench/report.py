@@ -130,10 +130,11 @@ def plot(outdir, fig, series, test, missing):
         lines += ["", ""]
     with open(base + ".dat", "w") as f:
         f.write("\n".join(lines) + "\n")
-    gp = ["set encoding utf8", "set title %s" % gp_quote(title), "set grid", "set key outside right top",
+    gp = ["set encoding utf8", "set title %s" % gp_quote(title), "set grid",
+          # the key under the plot, so the plot keeps the whole width however long the names
+          "set key below left Left reverse width 2 font ',10' title %s" % gp_quote(
+              "points: medians; bars: min-max of the repetitions; dotted: baselines"),
           "set xlabel %s" % gp_quote(XLABEL.get(test, "payload (bytes)")),
-          "set label 2 %s at screen 0.99,0.025 right font ',9'" % gp_quote("points: medians; bars: min-max of the "
-                                                                  "repetitions; dotted: baselines"),
           "set ylabel %s" % gp_quote("microseconds per operation (lower is better)" if kind == "lat"
                                     else "MB/s, MB = 2^20 (higher is better)")]
     if series:
@@ -156,8 +157,8 @@ def plot(outdir, fig, series, test, missing):
         gp += ["unset key", "set xrange [0:1]", "set yrange [0:1]", "unset xtics", "unset ytics",
                "set label 1 %s at 0.5,0.5 center" % gp_quote("no data: " + missing)]
         body = "plot -1 notitle"
-    gp += ["set terminal pngcairo size 960,600 font 'DejaVu Sans,11'", "set output %s" % gp_quote(base + ".png"),
-           body, "set terminal svg size 960,600 dynamic font 'DejaVu Sans,11'",
+    gp += ["set terminal pngcairo size 1000,720 font 'DejaVu Sans,11'", "set output %s" % gp_quote(base + ".png"),
+           body, "set terminal svg size 1000,720 dynamic font 'DejaVu Sans,11'",
            "set output %s" % gp_quote(base + ".svg"), "replot", "unset output"]
     with open(base + ".gp", "w") as f:
         f.write("\n".join(gp) + "\n")
