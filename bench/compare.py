@@ -695,10 +695,12 @@ def check_targets(results):
     return out
 
 
-def msgs_table(msgs, columns, tests):
+def msgs_rows(msgs, columns, tests):
     """MPI messages per operation: one row per test, at its MSGS_SIZE (or the
     measured size nearest to it), one column per column that counted; the
-    median over the repetitions.  Returns (lines, {test: size shown})."""
+    median over the repetitions.  msgs: {(column, test, size): [values]}.
+    Returns (rows, rows[0] the heading, {test: size shown}); the text table
+    and the report (report.py) both print these."""
     cols = [c for c, _ in columns if any(k[0] == c for k in msgs)]
     shown, table = {}, [["test", "size"] + cols]
     for test in tests:
@@ -713,6 +715,12 @@ def msgs_table(msgs, columns, tests):
             v = msgs.get((c, test, size))
             cells.append("%.2f" % statistics.median(v) if v else "-")
         table.append(cells)
+    return table, shown
+
+
+def msgs_table(msgs, columns, tests):
+    """msgs_rows as text: (lines, {test: size shown})."""
+    table, shown = msgs_rows(msgs, columns, tests)
     if not shown:
         return [], shown
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]

@@ -36,7 +36,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import (NOISY_SPREAD, SIZE_HEADING, TESTS, fmt_size, speed_text,  # noqa: E402
+from compare import (NOISY_SPREAD, SIZE_HEADING, TESTS, fmt_size, msgs_rows, speed_text,  # noqa: E402
                      table_notes, test_table)
 
 # ---------------------------------------------------------------- figures
@@ -506,13 +506,8 @@ def write(outdir, summary):
         w = csv.writer(f)
         w.writerows(claims_rows(claims))
     papi_lines, papi_table = papi_section(summary, raw)
-    mm = summary.get("mpi_msgs") or {}
-    msgs = {(r["column"], r["test"]): r["median"] for r in mm.get("results", [])
-            if mm.get("shown", {}).get(r["test"]) == r["size"]}
-    msg_cols = [c for c, _ in columns if any(k[0] == c for k in msgs)]
-    msg_rows = [["test", "size"] + msg_cols] + [
-        [t, fmt_size(mm["shown"][t])] + ["%.2f" % msgs[(c, t)] if (c, t) in msgs else "-" for c in msg_cols]
-        for t in tests if t in mm.get("shown", {})]
+    msg_rows, _ = msgs_rows({(r["column"], r["test"], r["size"]): r["values"]
+                             for r in (summary.get("mpi_msgs") or {}).get("results", [])}, columns, tests)
 
     counts = {}
     for c in claims:
