@@ -207,10 +207,6 @@ void bu_report_header(const bu_report_t *r) {
 }
 
 void bu_report_row(const bu_report_t *r, const bu_row_t *w) {
-  bu_report_row_counters(r, w, NULL);
-}
-
-void bu_report_row_counters(const bu_report_t *r, const bu_row_t *w, const char *counters) {
   double mbs = mb_per_s(w->bytes, w->usec_per_op);
   char msgs[32] = "";
   if (w->msgs >= 0) snprintf(msgs, sizeof msgs, "%.3f", w->msgs);
@@ -221,7 +217,7 @@ void bu_report_row_counters(const bu_report_t *r, const bu_row_t *w, const char 
   fflush(stdout);
   if (r->csv) {
     fprintf(r->csv, "%s,%s,%zu,%ld,%.4f,%.4f,%s,%s\n", w->stage, w->test, w->size, w->iters, w->usec_per_op,
-            mbs, msgs, counters ? counters : "");
+            mbs, msgs, w->counters ? w->counters : "");
     fflush(r->csv);
   }
 }

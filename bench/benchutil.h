@@ -14,7 +14,7 @@
 /* CSV columns, in order (MB = 2^20 bytes; mpi_msgs_per_op is empty when
  * not counted: see bu_row_t; counters_per_op is empty when not counted,
  * otherwise "NAME=VALUE;NAME=VALUE..." per operation, e.g.
- * "PAPI_TOT_CYC=312.4000;PAPI_TOT_INS=289.0000": see bu_report_row_counters).
+ * "PAPI_TOT_CYC=312.4000;PAPI_TOT_INS=289.0000": see bu_row_t).
  * New columns go last, so readers by column name keep working. */
 #define BU_CSV_HEADER "stage,test,size,iters,usec_per_op,MB_per_s,mpi_msgs_per_op,counters_per_op"
 
@@ -93,19 +93,15 @@ typedef struct bu_row {
   size_t size, bytes;
   long iters;
   double usec_per_op;
-  const char *extra; /* the extra column's text, NULL prints "-" */
-  double msgs;       /* MPI messages per operation, < 0: not counted (empty) */
+  const char *extra;    /* the extra column's text, NULL prints "-" */
+  double msgs;          /* MPI messages per operation, < 0: not counted (empty) */
+  const char *counters; /* the CSV's counters_per_op: "NAME=VALUE" pairs joined by ';'
+                           (no commas or quotes); NULL: empty */
 } bu_row_t;
 
 int bu_report_open(bu_report_t *r, const char *csv_path, const char *extra_name, int msgs);
 void bu_report_header(const bu_report_t *r);
-/* A row without counters (counters_per_op empty). */
 void bu_report_row(const bu_report_t *r, const bu_row_t *row);
-/* A row with the CSV's counters_per_op text: "NAME=VALUE" pairs joined by
- * ';', no commas or quotes; NULL = empty.  (Not a bu_row_t member: the
- * benches fill bu_row_t by position, and a member they leave out would be
- * a -Wmissing-field-initializers warning.) */
-void bu_report_row_counters(const bu_report_t *r, const bu_row_t *row, const char *counters);
 void bu_report_close(bu_report_t *r);
 
 #endif /* BENCHUTIL_H */

@@ -199,7 +199,8 @@ int main(int argc, char **argv) {
       if (t->iters_fixup) iters = t->iters_fixup(iters);
       double usec = measure(t, sizes[k], iters, bu_warmup_for(iters, o.warmup));
       if (rank == 0) {
-        bu_row_t row = {stage, t->name, sizes[k], sizes[k], iters, usec, NULL, -1.0};
+        bu_row_t row = {.stage = stage, .test = t->name, .size = sizes[k], .bytes = sizes[k], .iters = iters,
+                        .usec_per_op = usec, .msgs = -1.0};
         bu_report_row(&rep, &row);
       }
     }

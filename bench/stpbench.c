@@ -845,8 +845,10 @@ int main(int argc, char **argv) {
       if (me == 0) {
         char cell[96], counters[192];
         papi_per_op(ctr, nctr, ops, cell, sizeof cell, counters, sizeof counters);
-        bu_row_t row = {stage_name, t->name, sizes[k], bytes, ops, usec, nctr ? cell : NULL, msgs};
-        bu_report_row_counters(&rep, &row, nctr ? counters : NULL);
+        bu_row_t row = {.stage = stage_name, .test = t->name, .size = sizes[k], .bytes = bytes, .iters = ops,
+                        .usec_per_op = usec, .extra = nctr ? cell : NULL, .msgs = msgs,
+                        .counters = nctr ? counters : NULL};
+        bu_report_row(&rep, &row);
       }
       if (t->run == run_oosslide) slide_report(sizes[k]);
     }
