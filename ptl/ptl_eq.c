@@ -44,10 +44,8 @@ ptl_seq_t ptl_eq_lost(ptl_ni_t *ni, ptl_eqo_t *eq, int side) {
   return 0;
 }
 
-ptl_seq_t ptl_eq_nic_commit(ptl_ni_t *ni, ptl_eqo_t *eq) {
-  uint64_t pos = eq->nic_tail++;
+ptl_seq_t ptl_eq_nic_commit(ptl_ni_t *ni, ptl_eqo_t *eq, uint64_t pos) {
   atomic_store_explicit(&eq->nic[pos & eq->mask].seq, pos + 1, memory_order_release);
-  atomic_store_explicit(&eq->nic_avail, pos + 1, memory_order_release);
   if (ni->hooks && ni->hooks->wake) {
     atomic_fetch_add(&ni->posted, 1); /* seq_cst: pairs with the sleeper's store */
     if (atomic_load(&ni->sleepers)) ni->hooks->wake(ni);
@@ -58,6 +56,13 @@ ptl_seq_t ptl_eq_nic_commit(ptl_ni_t *ni, ptl_eqo_t *eq) {
 /* Drops to report, or a handler to call: the uncommon end of a take. */
 static int eq_take_rare(ptl_eqo_t *eq, ptl_event_t *ev) {
   int rc = PTL_OK;
+  uint64_t x;
+  if (eq->sh && atomic_load_explicit(&eq->sh->xdropped, memory_order_relaxed) &&
+      (x = atomic_exchange(&eq->sh->xdropped, 0))) { /* one-sided writers' drops: counted here */
+    ptl_ni_t *ni = ptl_ni_of(0);
+    if (ni) ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_EQ_DROPPED, (ptl_sr_value_t)x);
+    rc = PTL_EQ_DROPPED;
+  }
   if (eq->own_dropped) {
     eq->own_dropped = 0;
     rc = PTL_EQ_DROPPED;
@@ -75,18 +80,25 @@ static inline __attribute__((always_inline)) int eq_take(ptl_eqo_t *eq, ptl_even
   ptl_eq_catch_up(eq);
   if ((head = eq->own_head) == eq->own_tail) return PTL_EQ_EMPTY;
   /* read before the copy, which could alias the EQ */
-  rare = eq->own_dropped || eq->handler || (eq->nic && atomic_load_explicit(&eq->nic_dropped, memory_order_relaxed));
+  rare = eq->own_dropped || eq->handler ||
+         (eq->sh && (atomic_load_explicit(&eq->nic_dropped, memory_order_relaxed) ||
+                     atomic_load_explicit(&eq->sh->xdropped, memory_order_relaxed)));
   eq->own_head = head + 1;
   *ev = eq->own[head & eq->mask];
   return PTL_LIKELY(!rare) ? PTL_OK : eq_take_rare(eq, ev);
 }
 
-static void eq_rings_free(ptl_eqo_t *eq) {
+static void eq_rings_free(ptl_ni_t *ni, ptl_eqo_t *eq) {
   free(eq->own);
-  free(eq->nic);
+  if (eq->region && ni->hooks && ni->hooks->eq_mem_free)
+    ni->hooks->eq_mem_free(ni, eq->region);
+  else
+    free(eq->sh);
   free(eq->nic_seq);
   eq->own = NULL;
+  eq->sh = NULL;
   eq->nic = NULL;
+  eq->region = NULL;
   eq->nic_seq = NULL;
 }
 
@@ -104,18 +116,28 @@ int PtlEQAlloc(ptl_handle_ni_t ni_handle, ptl_size_t count, ptl_eq_handler_t han
   while (cap < count) cap <<= 1;
   rings.own = malloc(cap * sizeof(*rings.own));
   if (ni->mode == PTLX_IFACE_OFFLOAD) {
-    rings.nic = aligned_alloc(64, (cap * sizeof(*rings.nic) + 63) & ~(size_t)63);
+    size_t len = (sizeof(ptl_eq_shared_t) + cap * sizeof(ptl_eq_slot_t) + 63) & ~(size_t)63;
+    if (ni->hooks && ni->hooks->eq_mem)
+      rings.sh = ni->hooks->eq_mem(ni, len, &rings.region);
+    else
+      rings.sh = aligned_alloc(64, len);
+    if (rings.sh) {
+      memset(rings.sh, 0, sizeof(*rings.sh));
+      rings.nic = rings.sh->slot;
+      for (uint64_t i = 0; i < cap; i++) atomic_init(&rings.nic[i].seq, i);
+    }
     rings.nic_seq = calloc(cap, sizeof(*rings.nic_seq));
   }
-  if (!rings.own || (ni->mode == PTLX_IFACE_OFFLOAD && (!rings.nic || !rings.nic_seq))) {
-    eq_rings_free(&rings);
+  if (!rings.own || (ni->mode == PTLX_IFACE_OFFLOAD && (!rings.sh || !rings.nic_seq))) {
+    eq_rings_free(ni, &rings);
     return PTL_NO_SPACE;
   }
-  for (uint64_t i = 0; rings.nic && i < cap; i++) atomic_init(&rings.nic[i].seq, i);
   ptl_lock(ni);
   if ((eq = ptl_pool_alloc(&ni->eqs))) {
     eq->own = rings.own;
+    eq->sh = rings.sh;
     eq->nic = rings.nic;
+    eq->region = rings.region;
     eq->nic_seq = rings.nic_seq;
     eq->mask = cap - 1;
     atomic_init(&eq->nic_dropped, 0);
@@ -124,7 +146,7 @@ int PtlEQAlloc(ptl_handle_ni_t ni_handle, ptl_size_t count, ptl_eq_handler_t han
   }
   ptl_unlock(ni);
   if (!eq) {
-    eq_rings_free(&rings);
+    eq_rings_free(ni, &rings);
     return PTL_NO_SPACE;
   }
   return PTL_OK;
@@ -140,7 +162,7 @@ int PtlEQFree(ptl_handle_eq_t eq_handle) {
       ni->eq_hot = NULL;
       ni->eq_hot_h = 0;
     }
-    eq_rings_free(eq);
+    eq_rings_free(ni, eq);
     ptl_pool_free(&ni->eqs, eq);
   }
   ptl_unlock(ni);
@@ -150,7 +172,7 @@ int PtlEQFree(ptl_handle_eq_t eq_handle) {
 void ptl_eq_free_all(ptl_ni_t *ni) {
   for (uint32_t s = 0; s < ni->eqs.count; s++) {
     ptl_eqo_t *eq = ptl_pool_at(&ni->eqs, s);
-    if (eq->o.live) eq_rings_free(eq);
+    if (eq->o.live) eq_rings_free(ni, eq);
   }
 }
 

@@ -108,6 +108,7 @@ typedef struct ptl_reg {
 
 typedef struct ptl_mdo {
   ptl_obj_t o;
+  struct ptl_xmd *xmd; /* locally managed event entry: its reservation state (the running offset is there) */
   ptl_md_t d; /* as the client gave it (d.threshold is the live threshold) */
   ptl_unlink_t unlink_op;
   ptl_size_t loffset; /* locally managed: next append offset */
@@ -149,25 +150,80 @@ typedef struct ptl_eq_slot {
   ptl_event_t ev;
 } ptl_eq_slot_t;
 
+/* The reservation state of a locally managed MD that is an event entry
+ * (ptl.h section 5): in the shared part of its EQ, so that initiators
+ * append one-sidedly.  `word` packs the operations begun (upper 24 bits)
+ * and the running offset (lower 40); an operation that has placed its data
+ * and posted its event adds one to `done`; the one that made the MD
+ * inactive stores its operation count + 1 in `final`.  The MD is unlinked
+ * once done == final - 1 + 1, i.e. every operation begun has ended. */
+#define PTL_XMD_OFF_BITS 40
+#define PTL_XMD_OFF_MASK ((1ull << PTL_XMD_OFF_BITS) - 1)
+typedef struct ptl_xmd {
+  _Atomic uint64_t word;
+  _Atomic uint64_t done;
+  _Atomic uint64_t final; /* 0: still active */
+  uint64_t pad[5];
+} ptl_xmd_t;
+#define PTL_XMD_PER_EQ 8
+
+/* The progress thread's ring of an EQ (offload mode), with what may be
+ * shared with peers: every producer -- the progress thread, and initiators
+ * writing one-sidedly to an event entry -- reserves its slot with a
+ * compare-and-swap on `tail` (a bounded multi-producer queue: a slot's seq
+ * is its position when free, position + 1 when full). */
+typedef struct ptl_eq_shared {
+  _Atomic uint64_t tail;
+  uint64_t pad0[7];
+  _Atomic uint64_t xdropped; /* events one-sided writers found no room for */
+  _Atomic uint64_t sleeping; /* the owner may be blocked: a one-sided writer wakes it */
+  uint64_t pad1[6];
+  ptl_xmd_t xmd[PTL_XMD_PER_EQ];
+  ptl_eq_slot_t slot[];
+} ptl_eq_shared_t;
+
+/* A free slot at the tail of sh's ring (capacity mask + 1), reserved: its
+ * position in *pos; NULL when the ring is full.  Any thread of any process
+ * that maps the ring. */
+static inline ptl_eq_slot_t *ptl_eq_reserve(ptl_eq_shared_t *sh, uint64_t mask, uint64_t *pos) {
+  uint64_t p = atomic_load_explicit(&sh->tail, memory_order_relaxed);
+  for (;;) {
+    ptl_eq_slot_t *s = &sh->slot[p & mask];
+    uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+    if (seq == p) {
+      if (atomic_compare_exchange_weak_explicit(&sh->tail, &p, p + 1, memory_order_relaxed, memory_order_relaxed)) {
+        *pos = p;
+        return s;
+      }
+    } else if ((int64_t)(seq - p) < 0) {
+      return NULL; /* the slot still holds the event of the previous lap */
+    } else {
+      p = atomic_load_explicit(&sh->tail, memory_order_relaxed);
+    }
+  }
+}
+
 /* An EQ is two rings.  `own` holds the events the client thread posts (in
  * host mode: all of them); it is written and read by that thread only.
- * `nic` (offload mode) receives the progress thread's events, a
- * single-producer single-consumer ring; the client thread moves them into
- * `own`, in order, before it posts or takes anything, so `own` is the
- * queue's order.  Sequence numbers are given on entering `own`. */
+ * `nic` (offload mode) receives the progress thread's events, and those
+ * of one-sided writers; the client thread moves them into `own`, in
+ * order, before it posts or takes anything, so `own` is the queue's order.
+ * Sequence numbers are given on entering `own`. */
 typedef struct ptl_eqo {
   ptl_obj_t o;
   ptl_event_t *own;
   uint64_t own_head, own_tail, own_dropped;
-  _Atomic uint64_t nic_avail; /* nic positions < this are filled (next to what the client reads anyway) */
-  ptl_eq_slot_t *nic;         /* NULL in host mode */
-  uint64_t nic_tail;          /* progress thread */
-  uint64_t nic_head;          /* client thread */
+  ptl_eq_shared_t *sh; /* NULL in host mode */
+  ptl_eq_slot_t *nic;  /* sh->slot */
+  void *region;        /* the transport's registration of sh (NULL: plain memory) */
+  uint64_t nic_head;   /* client thread */
   _Atomic uint64_t nic_dropped;
   ptl_seq_t *nic_seq; /* sequence given to each nic position (for END events' link) */
   uint64_t mask;      /* capacity - 1, both rings */
   ptl_seq_t next_seq;
   ptl_eq_handler_t handler;
+  struct ptl_mdo *xmd_md[PTL_XMD_PER_EQ]; /* the MD each sh->xmd[] serves, or NULL (owner, lock held) */
+  uint8_t xmd_busy[PTL_XMD_PER_EQ];       /* sh->xmd[i] taken: until its entry's revocation is done */
 } ptl_eqo_t;
 
 /* What the transport provides to the pure layer (any may be NULL). */
@@ -188,6 +244,10 @@ typedef struct ptl_hooks {
   void (*block)(ptl_ni_t *ni, uint64_t seen, int timeout_ms);
   /* rx side, offload mode: an event was posted while ni->sleepers: wake */
   void (*wake)(ptl_ni_t *ni);
+  /* app side, lock NOT held: memory for an EQ's shared part (offload
+   * mode), that peers may map; *region: the transport's handle of it */
+  void *(*eq_mem)(ptl_ni_t *ni, size_t len, void **region);
+  void (*eq_mem_free)(ptl_ni_t *ni, void *region);
 } ptl_hooks_t;
 
 struct ptl_ni {
@@ -251,10 +311,11 @@ void ptl_eq_free_all(ptl_ni_t *ni); /* ptl_ni_destroy */
  * START's nic position + 1) becomes that START's sequence. */
 void ptl_eq_drain(ptl_eqo_t *eq);
 ptl_seq_t ptl_eq_lost(ptl_ni_t *ni, ptl_eqo_t *eq, int side); /* an event found no room: count it */
-ptl_seq_t ptl_eq_nic_commit(ptl_ni_t *ni, ptl_eqo_t *eq);     /* publish the progress thread's event */
+ptl_seq_t ptl_eq_nic_commit(ptl_ni_t *ni, ptl_eqo_t *eq, uint64_t pos); /* publish the progress thread's event */
 
 static inline __attribute__((always_inline)) void ptl_eq_catch_up(ptl_eqo_t *eq) {
-  if (eq->nic && atomic_load_explicit(&eq->nic_avail, memory_order_acquire) != eq->nic_head) ptl_eq_drain(eq);
+  if (eq->nic && atomic_load_explicit(&eq->nic[eq->nic_head & eq->mask].seq, memory_order_acquire) == eq->nic_head + 1)
+    ptl_eq_drain(eq);
 }
 
 /* Fill an event.  The event is written as nine 16-byte stores, the same
@@ -378,10 +439,9 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
   if (PTL_UNLIKELY(!(eq = ptl_md_eq(md)))) return ptl_eq_lost(ni, NULL, side);
   int nic = side == PTL_SIDE_RX && eq->nic;
   if (nic) {
-    pos = eq->nic_tail;
-    if (atomic_load_explicit(&eq->nic[pos & eq->mask].seq, memory_order_acquire) != pos)
-      return ptl_eq_lost(ni, eq, side);
-    ev = &eq->nic[pos & eq->mask].ev;
+    ptl_eq_slot_t *s = ptl_eq_reserve(eq->sh, eq->mask, &pos);
+    if (!s) return ptl_eq_lost(ni, eq, side);
+    ev = &s->ev;
   } else {
     ptl_eq_catch_up(eq); /* what the progress thread posted first comes first */
     pos = eq->own_tail;
@@ -390,7 +450,7 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
   }
   if (nic) { /* link: the START's token, made a sequence when drained */
     ptl_ev_fill(ev, type, in, md->self, md, 0, in->link);
-    return ptl_eq_nic_commit(ni, eq);
+    return ptl_eq_nic_commit(ni, eq, pos);
   }
   ptl_ev_fill(ev, type, in, md->self, md, eq->next_seq, in->link ? in->link - 1 : 0);
   eq->own_tail = pos + 1;

@@ -63,6 +63,24 @@ void ptl_mem_deregister(ptl_ni_t *ni, ptl_reg_t *reg) {
   memset(reg, 0, sizeof(*reg));
 }
 
+/* An EQ's shared part: UCX-allocated, so that peers on shared memory map it
+ * (ptl_pub.c publishes its key with the event entries that post to it). */
+void *ptl_mem_eq_alloc(ptl_ni_t *ni, size_t len, void **region) {
+  stp_ucx_region_t *r = malloc(sizeof(*r));
+  if (!r) return NULL;
+  if (stp_ucx_region_map(&ptl_x(ni)->u, NULL, len, STP_UCX_ALLOCATE, r) != UCS_OK) {
+    free(r);
+    return NULL;
+  }
+  *region = r;
+  return r->addr;
+}
+
+void ptl_mem_eq_free(ptl_ni_t *ni, void *region) {
+  stp_ucx_region_unmap(&ptl_x(ni)->u, region);
+  free(region);
+}
+
 int PtlXMemAlloc(ptl_handle_ni_t ni_handle, ptl_size_t length, void **addr) {
   ptl_ni_t *ni = ptl_ni_get(ni_handle);
   ptl_xmem_t *m;

@@ -163,6 +163,8 @@ void ptl_pub_fini(ptl_ni_t *ni);
 int ptl_mem_register(ptl_ni_t *ni, void *start, ptl_size_t len, ptl_reg_t *reg);
 void ptl_mem_deregister(ptl_ni_t *ni, ptl_reg_t *reg);
 void ptl_mem_fini(ptl_ni_t *ni);
+void *ptl_mem_eq_alloc(ptl_ni_t *ni, size_t len, void **region);
+void ptl_mem_eq_free(ptl_ni_t *ni, void *region);
 
 /* ptl_ni.c */
 void ptl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

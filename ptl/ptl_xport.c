@@ -397,4 +397,6 @@ const ptl_hooks_t ptl_hooks_offload = {
     .progress = offload_progress,
     .block = offload_block,
     .wake = offload_wake,
+    .eq_mem = ptl_mem_eq_alloc,
+    .eq_mem_free = ptl_mem_eq_free,
 };
