@@ -157,7 +157,15 @@ int PtlEQFree(ptl_handle_eq_t eq_handle) {
   ptl_eqo_t *eq;
   if (!ni) return PTL_EQ_INVALID;
   ptl_lock(ni);
-  if ((eq = ptl_pool_get(&ni->eqs, eq_handle))) {
+  if ((eq = ptl_pool_get(&ni->eqs, eq_handle)) && eq->region && ni->hooks && ni->hooks->list_changed) {
+    /* entries published with this EQ's ring are revoked before it goes */
+    eq->dying = 1;
+    ptl_unlock(ni);
+    for (ptl_pt_index_t pt = 0; pt <= PTLX_PT_INDEX_MAX; pt++) ptl_list_changed(ni, pt, NULL);
+    ptl_lock(ni);
+    eq = ptl_pool_get(&ni->eqs, eq_handle);
+  }
+  if (eq) {
     if (ni->eq_hot == eq) {
       ni->eq_hot = NULL;
       ni->eq_hot_h = 0;
@@ -180,6 +188,20 @@ static uint64_t now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Before blocking: tell one-sided writers to wake us (on), and look at
+ * the rings once more -- 0 if something came meanwhile.  After: off. */
+static int eqs_sleeping(ptl_eqo_t **eq, int size, int on) {
+  for (int i = 0; i < size; i++)
+    if (eq[i]->sh) atomic_store_explicit(&eq[i]->sh->sleeping, (uint64_t)on, memory_order_relaxed);
+  if (!on) return 0;
+  atomic_thread_fence(memory_order_seq_cst); /* pairs with the writer's, between its event and its look */
+  for (int i = 0; i < size; i++)
+    if (eq[i]->sh && atomic_load_explicit(&eq[i]->nic[eq[i]->nic_head & eq[i]->mask].seq, memory_order_acquire) ==
+                         eq[i]->nic_head + 1)
+      return 0;
+  return 1;
 }
 
 int PtlEQPoll(const ptl_handle_eq_t *eq_handles, int size, ptl_time_t timeout, ptl_event_t *event, int *which) {
@@ -220,7 +242,9 @@ int PtlEQPoll(const ptl_handle_eq_t *eq_handles, int size, ptl_time_t timeout, p
       continue;
     }
     uint64_t left_ms = deadline == UINT64_MAX ? BLOCK_SLICE_MS : (deadline - t) / 1000000u + 1;
-    ni->hooks->block(ni, seen, (int)(left_ms < BLOCK_SLICE_MS ? left_ms : BLOCK_SLICE_MS));
+    if (eqs_sleeping(eq, size, 1)) /* one-sided writers wake us from now on: look once more first */
+      ni->hooks->block(ni, seen, (int)(left_ms < BLOCK_SLICE_MS ? left_ms : BLOCK_SLICE_MS));
+    eqs_sleeping(eq, size, 0);
     quiet = 0;
   }
   rc = PTL_EQ_EMPTY;

@@ -125,6 +125,8 @@ typedef struct ptl_mdo {
 } ptl_mdo_t;
 
 enum { PTL_PUB_NO = 0, PTL_PUB_YES = 1 };
+/* ptl_me_publishable: how an ME may be published */
+enum { PTL_PUB_PLAIN = 1, PTL_PUB_EVENTS = 2 };
 
 struct ptl_meo {
   ptl_obj_t o;
@@ -137,6 +139,10 @@ struct ptl_meo {
   ptl_unlink_t unlink;
   ptl_mdo_t *md;
   int pub; /* PTL_PUB_*: published to peers (ptl_pub.c) */
+  /* an event entry with a locally managed MD: the reservation state it
+   * took in its EQ's shared part (xslot1 = index + 1; 0: none) */
+  struct ptl_eqo *xeq;
+  unsigned xslot1;
 };
 
 typedef struct ptl_list {
@@ -155,8 +161,8 @@ typedef struct ptl_eq_slot {
  * append one-sidedly.  `word` packs the operations begun (upper 24 bits)
  * and the running offset (lower 40); an operation that has placed its data
  * and posted its event adds one to `done`; the one that made the MD
- * inactive stores its operation count + 1 in `final`.  The MD is unlinked
- * once done == final - 1 + 1, i.e. every operation begun has ended. */
+ * inactive stores the count of operations begun (itself included) in
+ * `final`, so the MD is unlinked once `done` has caught up with it. */
 #define PTL_XMD_OFF_BITS 40
 #define PTL_XMD_OFF_MASK ((1ull << PTL_XMD_OFF_BITS) - 1)
 typedef struct ptl_xmd {
@@ -224,7 +230,48 @@ typedef struct ptl_eqo {
   ptl_eq_handler_t handler;
   struct ptl_mdo *xmd_md[PTL_XMD_PER_EQ]; /* the MD each sh->xmd[] serves, or NULL (owner, lock held) */
   uint8_t xmd_busy[PTL_XMD_PER_EQ];       /* sh->xmd[i] taken: until its entry's revocation is done */
+  uint8_t dying;                          /* PtlEQFree: no entry posting here may be published any more */
 } ptl_eqo_t;
+
+/* Reserve room for a message of rlength in a locally managed MD (length,
+ * max_size, options) whose running offset is in xm: 1 with the offset,
+ * the length taken, and whether this message made the MD inactive (*ops:
+ * the operations begun, this one included, modulo 2^24); 0 when the MD is
+ * inactive or cannot hold the message.  Any thread of any process that
+ * maps xm. */
+static inline int ptl_xmd_reserve(ptl_xmd_t *xm, uint64_t length, uint64_t max_size, unsigned opts,
+                                  uint64_t rlength, uint64_t *off, uint64_t *mlen, int *crossed, uint64_t *ops) {
+  uint64_t w = atomic_load_explicit(&xm->word, memory_order_relaxed);
+  for (;;) {
+    uint64_t o = w & PTL_XMD_OFF_MASK, ml, n = (w >> PTL_XMD_OFF_BITS) + 1;
+    if (o > length || ((opts & PTL_MD_MAX_SIZE) && length - o < max_size)) return 0;
+    if (rlength <= length - o)
+      ml = rlength;
+    else if (opts & PTL_MD_TRUNCATE)
+      ml = length - o;
+    else
+      return 0;
+    if (atomic_compare_exchange_weak_explicit(&xm->word, &w, n << PTL_XMD_OFF_BITS | (o + ml), memory_order_acq_rel,
+                                              memory_order_relaxed)) {
+      *off = o;
+      *mlen = ml;
+      *crossed = (opts & PTL_MD_MAX_SIZE) && length - (o + ml) < max_size;
+      *ops = n & ((1u << 24) - 1);
+      return 1;
+    }
+  }
+}
+/* The operation that made the MD inactive marks it; every operation marks
+ * its end after its data and event are in place. */
+static inline void ptl_xmd_end(ptl_xmd_t *xm, int crossed, uint64_t ops) {
+  if (crossed) atomic_store_explicit(&xm->final, ops | 1ull << 63, memory_order_release);
+  atomic_fetch_add_explicit(&xm->done, 1, memory_order_release);
+}
+/* Has every operation begun on an inactive MD ended? */
+static inline int ptl_xmd_drained(ptl_xmd_t *xm) {
+  uint64_t f = atomic_load_explicit(&xm->final, memory_order_acquire);
+  return f && ((atomic_load_explicit(&xm->done, memory_order_acquire) ^ f) & ((1u << 24) - 1)) == 0;
+}
 
 /* What the transport provides to the pure layer (any may be NULL). */
 typedef struct ptl_hooks {
@@ -248,6 +295,11 @@ typedef struct ptl_hooks {
    * mode), that peers may map; *region: the transport's handle of it */
   void *(*eq_mem)(ptl_ni_t *ni, size_t len, void **region);
   void (*eq_mem_free)(ptl_ni_t *ni, void *region);
+  /* lock held, either side: md is about to be unlinked, and it is a
+   * locally managed event entry's, or its published ME goes with it
+   * (without list_changed: the MD unlinked itself): stop watching it,
+   * revoke the ME later */
+  void (*md_gone)(ptl_ni_t *ni, ptl_mdo_t *md);
 } ptl_hooks_t;
 
 struct ptl_ni {
@@ -349,13 +401,13 @@ static inline __attribute__((always_inline)) void ptl_v2_put(void *dst, uint64_t
  * stay in registers). */
 static inline __attribute__((always_inline)) void
 ptl_ev_put(ptl_event_t *ev, ptl_event_kind_t type, ptl_process_id_t initiator, ptl_pt_index_t pt, ptl_match_bits_t bits,
-           ptl_size_t rlength, ptl_size_t mlength, ptl_size_t offset, ptl_handle_md_t mdh, const ptl_mdo_t *md,
+           ptl_size_t rlength, ptl_size_t mlength, ptl_size_t offset, ptl_handle_md_t mdh, const ptl_md_t *mdd,
            ptl_hdr_data_t hdr, ptl_seq_t link, ptl_ni_fail_t fail, ptl_seq_t seq) {
 #ifdef PTL_EV_CHUNKS
   char *p = (char *)ev;
-  const char *d = (const char *)&md->d;
+  const char *d = (const char *)mdd;
   ptl_v2_t m0, m1, m2;
-  uint64_t eqh = md->d.eq_handle; /* every load before the first store: the stores may alias */
+  uint64_t eqh = mdd->eq_handle; /* every load before the first store: the stores may alias */
   __builtin_memcpy(&m0, d, 16);
   __builtin_memcpy(&m1, d + 16, 16);
   __builtin_memcpy(&m2, d + 32, 16);
@@ -380,13 +432,13 @@ ptl_ev_put(ptl_event_t *ev, ptl_event_kind_t type, ptl_process_id_t initiator, p
   ev->offset = offset;
   ev->md_handle = mdh;
   /* field by field: a struct copy here becomes `rep movs`, slow to start */
-  ev->md.start = md->d.start;
-  ev->md.length = md->d.length;
-  ev->md.threshold = md->d.threshold;
-  ev->md.max_size = md->d.max_size;
-  ev->md.options = md->d.options;
-  ev->md.user_ptr = md->d.user_ptr;
-  ev->md.eq_handle = md->d.eq_handle;
+  ev->md.start = mdd->start;
+  ev->md.length = mdd->length;
+  ev->md.threshold = mdd->threshold;
+  ev->md.max_size = mdd->max_size;
+  ev->md.options = mdd->options;
+  ev->md.user_ptr = mdd->user_ptr;
+  ev->md.eq_handle = mdd->eq_handle;
   ev->hdr_data = hdr;
   ev->link = link;
   ev->ni_fail_type = fail;
@@ -397,7 +449,7 @@ ptl_ev_put(ptl_event_t *ev, ptl_event_kind_t type, ptl_process_id_t initiator, p
 static inline __attribute__((always_inline)) void ptl_ev_fill(ptl_event_t *ev, ptl_event_kind_t type,
                                                               const ptl_evinfo_t *in, ptl_handle_md_t mdh,
                                                               const ptl_mdo_t *md, ptl_seq_t seq, ptl_seq_t link) {
-  ptl_ev_put(ev, type, in->initiator, in->pt, in->bits, in->rlength, in->mlength, in->offset, mdh, md, in->hdr, link,
+  ptl_ev_put(ev, type, in->initiator, in->pt, in->bits, in->rlength, in->mlength, in->offset, mdh, &md->d, in->hdr, link,
              in->fail, seq);
 }
 
@@ -494,8 +546,12 @@ void ptl_match_end(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, ptl_n
 static inline int ptl_id_accepts(ptl_process_id_t f, ptl_process_id_t src) {
   return (f.nid == PTL_NID_ANY || f.nid == src.nid) && (f.pid == PTL_PID_ANY || f.pid == src.pid);
 }
-/* Lock held.  Section 5 of ptl.h: may `me` be published? */
+/* Lock held.  Section 5 of ptl.h: may `me` be published?  0, or PTL_PUB_PLAIN
+ * (event-free), or PTL_PUB_EVENTS (an event entry). */
 int ptl_me_publishable(const ptl_meo_t *me);
+/* Lock held: md goes inactive (and is unlinked once its operations end, if
+ * it was attached with PTL_UNLINK). */
+void ptl_md_deactivate(ptl_mdo_t *md);
 
 /* ptl_md.c: an MD is prepared (checked, registered; lock NOT held), then
  * built (lock held), or abandoned if building failed. */

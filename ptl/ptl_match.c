@@ -6,7 +6,7 @@
 #include "ptl_internal.h"
 
 /* ---------------------------------------------------------------- MD life */
-static void md_deactivate(ptl_mdo_t *md) {
+void ptl_md_deactivate(ptl_mdo_t *md) {
   PTL_WR(md->inactive, 1);
   if (md->unlink_op == PTL_UNLINK) md->unlink_pending = 1;
 }
@@ -15,12 +15,13 @@ void ptl_md_consume(ptl_mdo_t *md) {
   int t = md->d.threshold;
   if (t == PTL_MD_THRESH_INF) return;
   if (t > 0) PTL_WR(md->d.threshold, --t);
-  if (t == 0) md_deactivate(md);
+  if (t == 0) ptl_md_deactivate(md);
 }
 
 void ptl_md_release(ptl_ni_t *ni, ptl_mdo_t *md, const ptl_evinfo_t *info, int side) {
   if (md->pending) md->pending--;
   if (md->pending || !md->unlink_pending) return;
+  if (md->xmd && !ptl_xmd_drained(md->xmd)) return; /* one-sided appends still going: the rx side polls */
   ptl_md_event(ni, md, PTL_EVENT_UNLINK, info, side);
   ptl_md_unlink_now(ni, md);
 }
@@ -46,6 +47,8 @@ void ptl_list_remove(ptl_ni_t *ni, ptl_meo_t *me) {
 
 void ptl_md_unlink_now(ptl_ni_t *ni, ptl_mdo_t *md) {
   ptl_meo_t *me = md->me;
+  if ((md->xmd || (me && me->pub && me->unlink == PTL_UNLINK)) && ni->hooks && ni->hooks->md_gone)
+    ni->hooks->md_gone(ni, md);
   if (ni->hooks && ni->hooks->md_deregister) ni->hooks->md_deregister(ni, &md->reg);
   if (me) {
     me->md = NULL;
@@ -74,7 +77,9 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
   ptl_meo_t *me = r->pt <= PTLX_PT_INDEX_MAX ? ni->pt[r->pt].head : NULL;
   ptl_mdo_t *md = NULL;
   ptl_size_t off = 0, mlen = 0;
+  uint64_t xops = 0;
   uint32_t n = 0;
+  int crossed = 0;
   ptl_evinfo_t in;
 
   for (; me; me = me->next) {
@@ -82,6 +87,12 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
     if (((me->bits ^ r->bits) & me->mask) || !ptl_id_accepts(me->match_id, r->src)) continue;
     md = me->md;
     if (!md || md->inactive || !(md->d.options & opbit)) continue;
+    if (md->xmd) { /* an event entry's running offset: shared with one-sided appenders */
+      if (!ptl_xmd_reserve(md->xmd, md->d.length, md->d.max_size, md->d.options, r->rlength, &off, &mlen, &crossed,
+                           &xops))
+        continue;
+      break;
+    }
     off = (md->d.options & PTL_MD_MANAGE_REMOTE) ? r->roffset : md->loffset;
     if (off <= md->d.length && r->rlength <= md->d.length - off)
       mlen = r->rlength;
@@ -104,9 +115,14 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
     ptl_stat(ni, side, PTL_SR_SEND_COUNT, 1);
     ptl_stat(ni, side, PTL_SR_SEND_LENGTH, mlen);
   }
-  if (!(md->d.options & PTL_MD_MANAGE_REMOTE)) {
+  if (md->xmd) {
+    if (crossed) {
+      atomic_store_explicit(&md->xmd->final, xops | 1ull << 63, memory_order_release);
+      ptl_md_deactivate(md);
+    }
+  } else if (!(md->d.options & PTL_MD_MANAGE_REMOTE)) {
     md->loffset += mlen;
-    if ((md->d.options & PTL_MD_MAX_SIZE) && md->d.length - md->loffset < md->d.max_size) md_deactivate(md);
+    if ((md->d.options & PTL_MD_MAX_SIZE) && md->d.length - md->loffset < md->d.max_size) ptl_md_deactivate(md);
   }
   ptl_md_consume(md);
   md->pending++;
@@ -124,6 +140,7 @@ void ptl_match_end(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, ptl_n
       r->src,         r->pt, r->bits, r->rlength, hit->mlength, hit->offset, r->op == PTL_OP_PUT ? r->hdr : 0,
       hit->start_seq, fail};
   ptl_md_event(ni, hit->md, r->op == PTL_OP_PUT ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END, &in, side);
+  if (hit->md->xmd) atomic_fetch_add_explicit(&hit->md->xmd->done, 1, memory_order_release);
   ptl_md_release(ni, hit->md, &in, side);
 }
 
@@ -139,14 +156,23 @@ static int me_overlap(const ptl_meo_t *a, const ptl_meo_t *b) {
 
 int ptl_me_publishable(const ptl_meo_t *me) {
   const ptl_mdo_t *md = me->md;
+  const ptl_eqo_t *eq;
   unsigned opts;
-  if (!me->linked || me->unlink != PTL_RETAIN || !md || md->inactive || md->unlink_pending) return 0;
+  int kind = PTL_PUB_PLAIN;
+  if (!me->linked || !md || md->inactive || md->unlink_pending) return 0;
   opts = md->d.options;
-  if (md->d.threshold != PTL_MD_THRESH_INF || !(opts & PTL_MD_MANAGE_REMOTE) || (opts & PTL_MD_MAX_SIZE) ||
-      !(opts & (PTL_MD_OP_PUT | PTL_MD_OP_GET)))
-    return 0;
-  if (md->d.eq_handle != PTL_EQ_NONE && (opts & PTL_MD_EVENTS_OFF) != PTL_MD_EVENTS_OFF) return 0;
+  if (md->d.threshold != PTL_MD_THRESH_INF || !(opts & (PTL_MD_OP_PUT | PTL_MD_OP_GET))) return 0;
+  if (md->d.eq_handle != PTL_EQ_NONE && (opts & PTL_MD_EVENTS_OFF) != PTL_MD_EVENTS_OFF) {
+    /* an event entry: END events only, into an EQ whose ring peers may map */
+    if (!(opts & PTL_MD_EVENT_START_DISABLE) || !(eq = ptl_md_eq(md)) || !eq->region || eq->dying) return 0;
+    kind = PTL_PUB_EVENTS;
+  }
+  if (opts & PTL_MD_MANAGE_REMOTE) {
+    if (me->unlink != PTL_RETAIN || (opts & PTL_MD_MAX_SIZE)) return 0;
+  } else if (kind != PTL_PUB_EVENTS || !(opts & PTL_MD_MAX_SIZE)) {
+    return 0; /* locally managed: only request buffers that report every append */
+  }
   for (const ptl_meo_t *y = me->prev; y; y = y->prev)
     if (me_overlap(y, me)) return 0;
-  return 1;
+  return kind;
 }

@@ -92,7 +92,9 @@ static void *nic_main(void *arg) {
   ptl_ni_t *ni = arg;
   ptl_x_t *x = ptl_x(ni);
   uint64_t idle_t0 = 0;
+  unsigned polls = 0;
   for (unsigned idle = 0; !atomic_load_explicit(&x->nic_stop, memory_order_relaxed);) {
+    if (PTL_UNLIKELY(atomic_load_explicit(&x->nxmd, memory_order_relaxed)) && ++polls % 32 == 0) ptl_pub_poll(ni);
     if (ptl_main_progress(x)) {
       idle = 0;
       idle_t0 = 0;
@@ -218,6 +220,15 @@ int PtlNIFini(ptl_handle_ni_t ni_handle) {
   if (!ni) return PTL_NI_INVALID;
   if (--ni->refs > 0) return PTL_OK;
   x = ptl_x(ni);
+  if (getenv("PTL_VERBOSE") && !strcmp(getenv("PTL_VERBOSE"), "1"))
+    ptl_warn("rank %d at PtlNIFini: %llu shortcut Puts, %llu shortcut Gets, %llu published, %llu revoked, %llu events "
+             "dropped, %llu messages dropped",
+             lib.boot.rank, (unsigned long long)(ni->sr[0][PTLX_SR_SHORTCUT_PUT] + ni->sr[1][PTLX_SR_SHORTCUT_PUT]),
+             (unsigned long long)(ni->sr[0][PTLX_SR_SHORTCUT_GET] + ni->sr[1][PTLX_SR_SHORTCUT_GET]),
+             (unsigned long long)(ni->sr[0][PTLX_SR_PUBLISHED] + ni->sr[1][PTLX_SR_PUBLISHED]),
+             (unsigned long long)(ni->sr[0][PTLX_SR_REVOKED] + ni->sr[1][PTLX_SR_REVOKED]),
+             (unsigned long long)(ni->sr[0][PTLX_SR_EQ_DROPPED] + ni->sr[1][PTLX_SR_EQ_DROPPED]),
+             (unsigned long long)(ni->sr[0][PTL_SR_DROP_COUNT] + ni->sr[1][PTL_SR_DROP_COUNT]));
   /* let this process's own sends finish (bounded), then wait for everyone */
   for (uint64_t t0 = now_ns(); x->tx_inflight > 0 && now_ns() - t0 < DRAIN_NS;) {
     ucp_worker_progress(x->txw);

@@ -31,13 +31,23 @@
 /* ---------------------------------------------------------------- owner side */
 typedef struct {
   ptl_wctl_t w;
-  void *region; /* the MD's registration (stp_ucx_region_t), whose key is published */
+  void *region;  /* the MD's registration (stp_ucx_region_t), whose key is published */
+  void *region2; /* an event entry's: its EQ's shared part */
+  ptl_eqo_t *xeq; /* revocation of a locally managed event entry: its reservation state */
+  unsigned xslot1;
 } pub_item_t;
 
 typedef struct {
   pub_item_t *v;
   size_t n, cap;
 } pub_vec_t;
+
+/* A published ME freed on the rx side (its MD unlinked itself): revoked at
+ * the next list change. */
+typedef struct ptl_gone {
+  struct ptl_gone *next;
+  pub_item_t it;
+} ptl_gone_t;
 
 static void vec_add(pub_vec_t *v, const pub_item_t *it) {
   if (v->n == v->cap) {
@@ -51,19 +61,33 @@ static void vec_add(pub_vec_t *v, const pub_item_t *it) {
 }
 
 static void item_of(ptl_ni_t *ni, ptl_meo_t *me, int kind, pub_item_t *it) {
+  ptl_mdo_t *md = me->md;
+  ptl_eqo_t *eq;
   memset(it, 0, sizeof(*it));
   it->w.kind = (uint32_t)kind;
   it->w.id = ptl_obj_handle(&ni->mes, me);
   it->w.src = ni->id.nid;
+  it->xeq = me->xeq;
+  it->xslot1 = me->xslot1;
   if (kind != PTL_CTL_PUBLISH) return;
   it->w.bits = me->bits;
   it->w.mask = me->mask;
   it->w.match_id = me->match_id;
   it->w.pt = me->pt;
-  it->w.options = me->md->d.options;
-  it->w.base = (uint64_t)(uintptr_t)me->md->d.start;
-  it->w.length = me->md->d.length;
-  it->region = me->md->reg.region;
+  it->w.options = md->d.options;
+  it->w.base = (uint64_t)(uintptr_t)md->d.start;
+  it->w.length = md->d.length;
+  it->region = md->reg.region;
+  if (!(eq = ptl_md_eq(md)) || (md->ev_mask & ~(1u << PTL_EVENT_ACK)) == 0) return; /* event-free */
+  it->w.flags = PTL_CTL_EVENTS;
+  it->w.xslot1 = me->xslot1;
+  it->w.user_ptr = (uint64_t)(uintptr_t)md->d.user_ptr;
+  it->w.max_size = md->d.max_size;
+  it->w.eq_handle = md->d.eq_handle;
+  it->w.md_handle = md->self;
+  it->w.ring = (uint64_t)(uintptr_t)eq->sh;
+  it->w.ring_mask = eq->mask;
+  it->region2 = eq->region;
 }
 
 /* Send one control message to every offload peer, in stream order. */
@@ -79,10 +103,113 @@ static void ctl_broadcast(ptl_ni_t *ni, ptl_wctl_t *w, const void *rkey, size_t 
   }
 }
 
+/* A publication with its keys (none: peers file nothing). */
+static void publish(ptl_ni_t *ni, pub_item_t *it) {
+  ptl_x_t *x = ptl_x(ni);
+  stp_ucx_region_t *r = it->region, *r2 = it->region2;
+  char *keys;
+  if (!r || stp_ucx_region_rkey(&x->u, r) != UCS_OK) {
+    ctl_broadcast(ni, &it->w, NULL, 0);
+    return;
+  }
+  if (!(it->w.flags & PTL_CTL_EVENTS)) {
+    ctl_broadcast(ni, &it->w, r->rkey, r->rkey_len);
+    return;
+  }
+  if (!r2 || stp_ucx_region_rkey(&x->u, r2) != UCS_OK || !(keys = malloc(r->rkey_len + r2->rkey_len))) {
+    ctl_broadcast(ni, &it->w, NULL, 0);
+    return;
+  }
+  memcpy(keys, r->rkey, r->rkey_len);
+  memcpy(keys + r->rkey_len, r2->rkey, r2->rkey_len);
+  it->w.rkey2_len = (uint32_t)r2->rkey_len;
+  ctl_broadcast(ni, &it->w, keys, r->rkey_len + r2->rkey_len);
+  free(keys);
+}
+
 static int offload_peers(ptl_ni_t *ni) {
   int n = 0;
   for (int p = 0; p < ni->size; p++) n += ptl_x(ni)->peer[p].offload;
   return n;
+}
+
+static void watch_drop(ptl_x_t *x, const ptl_mdo_t *md) {
+  int n = atomic_load_explicit(&x->nxmd, memory_order_relaxed);
+  for (int i = 0; i < n; i++)
+    if (x->xmds[i] == md) {
+      x->xmds[i] = x->xmds[n - 1];
+      atomic_store_explicit(&x->nxmd, n - 1, memory_order_relaxed);
+      return;
+    }
+}
+
+/* Lock held.  A locally managed event entry about to be published: its
+ * running offset moves to a reservation state in its EQ's shared part, and
+ * the progress thread watches it.  0: none free (not published). */
+static int xmd_take(ptl_ni_t *ni, ptl_meo_t *me) {
+  ptl_x_t *x = ptl_x(ni);
+  ptl_mdo_t *md = me->md;
+  ptl_eqo_t *eq = ptl_md_eq(md);
+  int n = atomic_load_explicit(&x->nxmd, memory_order_relaxed);
+  if (!eq || n == PTL_XMD_WATCH) return 0;
+  for (unsigned i = 0; i < PTL_XMD_PER_EQ; i++) {
+    ptl_xmd_t *xm = &eq->sh->xmd[i];
+    if (eq->xmd_busy[i]) continue;
+    eq->xmd_busy[i] = 1;
+    atomic_store_explicit(&xm->word, md->loffset, memory_order_relaxed);
+    atomic_store_explicit(&xm->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&xm->final, 0, memory_order_release);
+    md->xmd = xm;
+    me->xeq = eq;
+    me->xslot1 = i + 1;
+    x->xmds[n] = md;
+    atomic_store_explicit(&x->nxmd, n + 1, memory_order_relaxed);
+    return 1;
+  }
+  return 0;
+}
+
+/* Lock held, the entry's revocation done: nothing writes its reservation
+ * state any more.  An MD still there takes its running offset back. */
+static void xmd_release(ptl_ni_t *ni, const pub_item_t *it) {
+  ptl_eqo_t *eq = it->xeq;
+  ptl_meo_t *me = ptl_pool_get(&ni->mes, it->w.id);
+  ptl_mdo_t *md;
+  ptl_xmd_t *xm;
+  if (!eq || !it->xslot1) return;
+  xm = &eq->sh->xmd[it->xslot1 - 1];
+  if (me && me->xslot1 == it->xslot1 && me->xeq == eq && (md = me->md) && md->xmd == xm) {
+    watch_drop(ptl_x(ni), md);
+    md->loffset = atomic_load(&xm->word) & PTL_XMD_OFF_MASK;
+    md->xmd = NULL;
+    if (atomic_load(&xm->final) && !md->inactive) ptl_md_deactivate(md);
+    if (md->unlink_pending && !md->pending) { /* filled by one-sided appends, and nothing else is pending */
+      ptl_evinfo_t in = {ni->id, me->pt, 0, 0, 0, 0, 0, 0, PTL_NI_OK};
+      ptl_md_event(ni, md, PTL_EVENT_UNLINK, &in, PTL_SIDE_APP);
+      ptl_md_unlink_now(ni, md);
+    }
+  }
+  if (me && me->xeq == eq && me->xslot1 == it->xslot1) {
+    me->xeq = NULL;
+    me->xslot1 = 0;
+  }
+  eq->xmd_busy[it->xslot1 - 1] = 0;
+}
+
+void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md) {
+  ptl_x_t *x = ptl_x(ni);
+  ptl_meo_t *me = md->me;
+  ptl_gone_t *g;
+  if (md->xmd) watch_drop(x, md);
+  md->xmd = NULL;
+  if (!me || !me->pub || me->unlink != PTL_UNLINK) return; /* (an ME that stays is revoked by the next walk) */
+  if (!(g = malloc(sizeof(*g)))) ptl_die("out of memory revoking a publication"); /* peers would keep writing */
+  item_of(ni, me, PTL_CTL_REVOKE, &g->it);
+  g->next = x->gone;
+  x->gone = g;
+  me->pub = PTL_PUB_NO;
+  me->xeq = NULL;
+  me->xslot1 = 0;
 }
 
 void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
@@ -91,6 +218,14 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   pub_item_t it;
   if (!x->publish) return;
   ptl_lock(ni);
+  while (x->gone) { /* freed by the rx side: revoke now */
+    ptl_gone_t *g = x->gone;
+    size_t n = rev.n;
+    vec_add(&rev, &g->it);
+    if (rev.n == n) break; /* out of memory: next time */
+    x->gone = g->next;
+    free(g);
+  }
   if (gone && gone->pub) {
     item_of(ni, gone, PTL_CTL_REVOKE, &it);
     vec_add(&rev, &it);
@@ -103,8 +238,9 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
       item_of(ni, me, PTL_CTL_REVOKE, &it);
       vec_add(&rev, &it);
       if (rev.n > n) me->pub = PTL_PUB_NO; /* else: out of memory, stays published */
-    } else if (me->pub == PTL_PUB_NO && want) {
+    } else if (me->pub == PTL_PUB_NO && want && !me->xslot1) {
       size_t n = pub.n;
+      if (!(me->md->d.options & PTL_MD_MANAGE_REMOTE) && !xmd_take(ni, me)) continue;
       item_of(ni, me, PTL_CTL_PUBLISH, &it);
       vec_add(&pub, &it);
       if (pub.n > n) me->pub = PTL_PUB_YES;
@@ -119,17 +255,53 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
       ucp_worker_progress(x->txw);
       if (spin % 64 == 63) sched_yield();
     }
+    ptl_lock(ni);
+    for (size_t i = 0; i < rev.n; i++) xmd_release(ni, &rev.v[i]);
+    ptl_unlock(ni);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_REVOKED, rev.n);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, -(ptl_sr_value_t)rev.n);
   }
   for (size_t i = 0; i < pub.n; i++) {
-    stp_ucx_region_t *r = pub.v[i].region; /* its packed key is kept with it */
-    if (!r || stp_ucx_region_rkey(&x->u, r) != UCS_OK) ctl_broadcast(ni, &pub.v[i].w, NULL, 0); /* peers file nothing */
-    else ctl_broadcast(ni, &pub.v[i].w, r->rkey, r->rkey_len);
+    publish(ni, &pub.v[i]);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, 1);
   }
   free(rev.v);
   free(pub.v);
+}
+
+/* The progress thread: locally managed event entries that one-sided
+ * appends made inactive -- deactivate them (and have the app side revoke
+ * them), and unlink them with their UNLINK event once every append has
+ * ended. */
+void ptl_pub_poll(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  if (!atomic_load_explicit(&x->nxmd, memory_order_relaxed)) return;
+  ptl_lock(ni);
+  for (int i = 0; i < atomic_load_explicit(&x->nxmd, memory_order_relaxed); i++) {
+    ptl_mdo_t *md = x->xmds[i];
+    if (!atomic_load_explicit(&md->xmd->final, memory_order_acquire) || (md->inactive && !md->unlink_pending)) continue;
+    if (!md->inactive) {
+      ptl_md_deactivate(md);
+      if (md->me) atomic_fetch_or_explicit(&ni->pub_dirty, 1ull << md->me->pt, memory_order_relaxed);
+    }
+    if (md->unlink_pending && !md->pending && ptl_xmd_drained(md->xmd)) {
+      ptl_evinfo_t in = {ni->id, md->me ? md->me->pt : 0, 0, 0, 0, 0, 0, 0, PTL_NI_OK};
+      ptl_md_event(ni, md, PTL_EVENT_UNLINK, &in, PTL_SIDE_RX);
+      ptl_md_unlink_now(ni, md); /* (drops it from xmds: ptl_pub_md_gone) */
+      i = -1;                    /* the array moved: again from the start */
+    }
+  }
+  ptl_unlock(ni);
+}
+
+ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                             const ucp_am_recv_param_t *param) {
+  ptl_ni_t *ni = arg;
+  (void)header, (void)hlen, (void)data, (void)len, (void)param;
+  ptl_pub_poll(ni); /* an MD one-sided appends filled may be due for unlinking */
+  atomic_fetch_add(&ni->posted, 1);
+  if (ni->hooks->wake && atomic_load(&ni->sleepers)) ni->hooks->wake(ni);
+  return UCS_OK;
 }
 
 /* ---------------------------------------------------------------- initiator: filing */
@@ -138,6 +310,10 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
   ptl_peer_t *peer = &x->peer[w->src];
   if (w->kind == PTL_CTL_PUBLISH) {
     if (!w->rkey_len || !ptl_id_accepts(w->match_id, ni->id)) return; /* not for us */
+    if ((w->flags & PTL_CTL_EVENTS) &&
+        (!w->rkey2_len || w->rkey2_len >= w->rkey_len ||
+         (!(w->options & PTL_MD_MANAGE_REMOTE) && (!w->xslot1 || w->xslot1 > PTL_XMD_PER_EQ))))
+      return; /* (malformed) */
     for (int i = 0; i < PTL_PUB_SLOTS; i++) {
       ptl_pubent_t *e = &peer->pub[i];
       if (atomic_load_explicit(&e->state, memory_order_acquire) != PUB_FREE) continue;
@@ -152,6 +328,23 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
       e->mask = w->mask;
       e->base = w->base;
       e->length = w->length;
+      e->xev = (w->flags & PTL_CTL_EVENTS) && w->rkey2_len < w->rkey_len;
+      if (e->xev) { /* the MD as its events show it */
+        memset(&e->d, 0, sizeof(e->d));
+        e->d.start = (void *)(uintptr_t)w->base;
+        e->d.length = w->length;
+        e->d.threshold = PTL_MD_THRESH_INF;
+        e->d.max_size = w->max_size;
+        e->d.options = w->options;
+        e->d.user_ptr = (void *)(uintptr_t)w->user_ptr;
+        e->d.eq_handle = w->eq_handle;
+        e->ev_mask = ptl_md_ev_mask(&e->d);
+        e->md_handle = w->md_handle;
+        e->ring = w->ring;
+        e->ring_mask = w->ring_mask;
+        e->xslot1 = w->xslot1 <= PTL_XMD_PER_EQ ? w->xslot1 : 0;
+        e->rkey2_len = w->rkey2_len;
+      }
       atomic_store_explicit(&e->state, PUB_PENDING, memory_order_release);
       if (atomic_load(&peer->npub) <= i) atomic_store(&peer->npub, i + 1);
       return;
@@ -229,6 +422,10 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
 
 void ptl_pub_entry_clear(ptl_pubent_t *e) {
   if (e->rkey) ucp_rkey_destroy(e->rkey);
+  if (e->rkey2) ucp_rkey_destroy(e->rkey2);
+  e->rkey2 = NULL;
+  e->lbase = NULL;
+  e->lsh = NULL;
   free(e->rkey_buf);
   e->rkey = NULL;
   e->rkey_buf = NULL;
@@ -237,6 +434,11 @@ void ptl_pub_entry_clear(ptl_pubent_t *e) {
 
 void ptl_pub_fini(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
+  while (x->gone) {
+    ptl_gone_t *g = x->gone;
+    x->gone = g->next;
+    free(g);
+  }
   for (int p = 0; p < ni->size; p++) {
     ptl_peer_t *peer = &x->peer[p];
     for (int i = 0; i < PTL_PUB_SLOTS; i++)

@@ -16,6 +16,24 @@
  * the target published.  Kept to a minimum: no lock, no atomic
  * read-modify-write, no allocation. */
 
+/* First use of an entry: its keys unpacked, and for an event entry the
+ * peer's memory mapped -- lbase stays NULL where UCX cannot map it (a peer
+ * on another host): such an entry is never used. */
+static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
+  ucs_status_t st = stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey);
+  void *p, *q;
+  if (st != UCS_OK || !e->xev) return st;
+  if (ucp_ep_rkey_unpack(x->txep[target], (char *)e->rkey_buf + e->rkey_len - e->rkey2_len, &e->rkey2) != UCS_OK) {
+    e->rkey2 = NULL;
+    return UCS_OK;
+  }
+  if (ucp_rkey_ptr(e->rkey, e->base, &p) == UCS_OK && ucp_rkey_ptr(e->rkey2, e->ring, &q) == UCS_OK) {
+    e->lbase = p;
+    e->lsh = q;
+  }
+  return UCS_OK;
+}
+
 /* Client thread, busy set: the published entry of peer that certainly
  * takes a message (pt, bits); NULL if none.  Revoked entries found on the
  * way are cleared. */
@@ -28,7 +46,7 @@ static ptl_pubent_t *pub_find(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl
     if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask)) continue;
     if (st == PUB_PENDING) { /* first use: the key is unpacked here, by the thread that uses it */
       int pending = PUB_PENDING;
-      if (stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey) != UCS_OK) return NULL;
+      if (pub_unpack(x, target, e) != UCS_OK) return NULL;
       if (!atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID)) return NULL; /* revoked meanwhile */
     }
     peer->hot = i;
@@ -58,6 +76,13 @@ static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, 
   e = &peer->pub[peer->hot]; /* the entry used last, most likely */
   if (PTL_UNLIKELY(atomic_load(&e->state) != PUB_VALID || e->pt != pt || ((e->bits ^ bits) & e->mask)))
     e = pub_find(x, peer, target, pt, bits);
+  if (PTL_UNLIKELY(e && e->xev) && (!e->lbase || !(e->options & PTL_MD_MANAGE_REMOTE))) {
+    if (e->lbase && opbit == PTL_MD_OP_PUT && (e->options & opbit)) { /* room is reserved by the Put */
+      *mlen = len;
+      return e;
+    }
+    e = NULL;
+  }
   if (PTL_LIKELY(e && (e->options & opbit) && roff <= e->length)) {
     if (PTL_LIKELY(len <= e->length - roff)) {
       *mlen = len;
@@ -134,7 +159,7 @@ sc_events(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t 
 #define SC_EV(type, who, ml, of, lk, fl)                                                                               \
   do {                                                                                                                 \
     ptl_seq_t lk_ = (lk);                                                                                              \
-    ptl_ev_put(&ring[tail++ & mask], type, who, pt, bits, len, ml, of, mdh, md, hdr, lk_, fl, seq++);                  \
+    ptl_ev_put(&ring[tail++ & mask], type, who, pt, bits, len, ml, of, mdh, &md->d, hdr, lk_, fl, seq++);                  \
   } while (0)
 #endif
   if (s) SC_EV(start, from, mlen, off, 0, fail);
@@ -180,6 +205,49 @@ static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uin
     if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait_also(x->txw, req, sc_lend_hand, x) != UCS_OK) return 0;
   }
   return 1;
+}
+
+/* An event entry (ptl.h section 5): the data and the target's END event
+ * written by this thread through the peer's memory mapped here -- for a
+ * locally managed MD after reserving room in it -- so no target CPU takes
+ * part (the NIC of seed 000 appending into a request buffer and writing
+ * the event).  *off: the remote offset in, where the data went out.  0: a
+ * locally managed MD without room (inactive, or the message does not fit):
+ * nothing was done; 2: done, and the target's progress thread or client
+ * must look (an MD to unlink, or a client that may be asleep). */
+static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_size_t len, ptl_size_t *off,
+                     ptl_size_t *mlen, ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_hdr_data_t hdr) {
+  ptl_event_kind_t type = put ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END;
+  ptl_xmd_t *xm = NULL;
+  uint64_t ops = 0, pos;
+  int crossed = 0;
+  if (!(e->options & PTL_MD_MANAGE_REMOTE)) {
+    xm = &e->lsh->xmd[e->xslot1 - 1];
+    if (!ptl_xmd_reserve(xm, e->d.length, e->d.max_size, e->d.options, len, off, mlen, &crossed, &ops)) return 0;
+  }
+  if (put)
+    memcpy(e->lbase + *off, local, *mlen);
+  else
+    memcpy(local, e->lbase + *off, *mlen);
+  if (e->ev_mask & (1u << type)) {
+    ptl_eq_slot_t *s = ptl_eq_reserve(e->lsh, e->ring_mask, &pos);
+    if (PTL_LIKELY(s != NULL)) {
+      ptl_ev_put(&s->ev, type, ni->id, pt, bits, len, *mlen, *off, e->md_handle, &e->d, put ? hdr : 0, 0, PTL_NI_OK, 0);
+      atomic_store_explicit(&s->seq, pos + 1, memory_order_release); /* after the data and the event */
+    } else {
+      atomic_fetch_add_explicit(&e->lsh->xdropped, 1, memory_order_relaxed); /* reported by the owner's next take */
+    }
+  }
+  if (xm) {
+    ptl_xmd_end(xm, crossed, ops);
+    if (PTL_UNLIKELY(ptl_xmd_drained(xm))) return 2; /* the last append to a full MD: its owner unlinks it now */
+  }
+  atomic_thread_fence(memory_order_seq_cst); /* pairs with the owner's: it sets sleeping, then looks */
+  return atomic_load_explicit(&e->lsh->sleeping, memory_order_relaxed) ? 2 : 1;
+}
+
+static __attribute__((noinline)) void sc_wake(ptl_ni_t *ni, uint32_t target) {
+  ptl_am_send(ni, PTL_SIDE_APP, (int)target, PTL_AM_WAKE, NULL, 0, NULL, 0, NULL, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- the calls */
@@ -306,8 +374,17 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
   ptl_size_t mlen;
   if (PTL_LIKELY((unsigned)ack_req <= (unsigned)PTL_NO_ACK_REQ) &&
       sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen)) {
-    int ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff);
-    sc_end(x);
+    int ok;
+    if (PTL_UNLIKELY(e->xev)) {
+      int w = sc_xwrite(ni, e, 1, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, hdr);
+      sc_end(x);
+      if (!w) return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr);
+      if (w == 2) sc_wake(ni, target.nid);
+      ok = 1;
+    } else {
+      ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff);
+      sc_end(x);
+    }
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
                 ok ? PTL_NI_OK : PTL_NI_FAIL, ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE),
@@ -360,8 +437,15 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
   ptl_pubent_t *e;
   ptl_size_t mlen;
   if (sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_GET, &x, &md, &e, &mlen)) {
-    int ok = sc_rma(x, 0, target.nid, md, loff, mlen, e, roff);
-    sc_end(x);
+    int ok = 1;
+    if (PTL_UNLIKELY(e->xev)) { /* (remotely managed: sc_begin checked the length) */
+      int w = sc_xwrite(ni, e, 0, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, 0);
+      sc_end(x);
+      if (w == 2) sc_wake(ni, target.nid);
+    } else {
+      ok = sc_rma(x, 0, target.nid, md, loff, mlen, e, roff);
+      sc_end(x);
+    }
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_REPLY_START, PTL_EVENT_REPLY_END, target, pt, bits, len, mlen, loff, 0,
                 ok ? PTL_NI_OK : PTL_NI_FAIL, 0, target, 0, 0);

@@ -27,6 +27,7 @@ enum {
   PTL_AM_REPLY,   /* ptl_wreply_t + payload */
   PTL_AM_CTL,     /* ptl_wctl_t (+ packed rkey): publish / revoke, ordered */
   PTL_AM_CTL_ACK, /* ptl_wctl_t: a revocation is done */
+  PTL_AM_WAKE,    /* no header: a one-sided writer filled an MD, or posted to an EQ whose owner may sleep */
   PTL_AM_COUNT
 };
 
@@ -66,8 +67,20 @@ typedef struct ptl_pubent {
   void *rkey_buf; /* packed (progress thread) */
   size_t rkey_len;
   ucp_rkey_h rkey; /* unpacked (client thread) */
+  /* an event entry (ptl.h section 5), written one-sidedly through memory
+   * mapped here; lbase NULL: not mappable from here, never used */
+  int xev;
+  unsigned ev_mask; /* the events its MD posts */
+  ptl_md_t d;       /* its MD, as its events show it */
+  uint64_t md_handle, ring, ring_mask;
+  uint32_t xslot1;
+  size_t rkey2_len; /* the EQ part's key: the tail of rkey_buf */
+  ucp_rkey_h rkey2;
+  char *lbase;            /* the MD's memory, mapped */
+  ptl_eq_shared_t *lsh;   /* its EQ's shared part, mapped */
 } ptl_pubent_t;
 #define PTL_PUB_SLOTS 16
+#define PTL_XMD_WATCH 64
 
 /* A deferred control message (arrived ahead of its turn). */
 typedef struct ptl_ctlq {
@@ -106,6 +119,12 @@ typedef struct ptl_x {
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
   ptl_pool_t ops[2];       /* ptl_op_t per side */
   ptl_xmem_t *xmem;
+  /* owner of event entries (lock held): locally managed MDs with one-sided
+   * appends, watched by the progress thread; published MEs freed on the
+   * rx side, to revoke */
+  ptl_mdo_t *xmds[PTL_XMD_WATCH];
+  _Atomic int nxmd;
+  struct ptl_gone *gone;
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
   _Atomic int main_token; /* held by whoever is progressing the main worker */
@@ -158,6 +177,10 @@ ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *da
 ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                                 const ucp_am_recv_param_t *param);
 void ptl_pub_fini(ptl_ni_t *ni);
+void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md); /* hook md_gone */
+void ptl_pub_poll(ptl_ni_t *ni);                /* progress thread: one-sided appends that filled an MD */
+ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                             const ucp_am_recv_param_t *param);
 
 /* ptl_mem.c */
 int ptl_mem_register(ptl_ni_t *ni, void *start, ptl_size_t len, ptl_reg_t *reg);

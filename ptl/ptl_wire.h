@@ -54,7 +54,15 @@ typedef struct {
   ptl_process_id_t match_id;
   uint32_t pt, options;
   uint32_t rkey_len; /* rkey bytes follow as the payload */
+  /* PUBLISH of an event entry (PTL_CTL_EVENTS): its MD as events show it,
+   * its EQ's shared part, and that part's key after the MD's */
+  uint32_t flags;
+  uint32_t xslot1;   /* locally managed: its reservation state (index + 1) */
+  uint32_t rkey2_len; /* the last rkey2_len bytes of the payload */
+  uint64_t user_ptr, max_size, eq_handle, md_handle;
+  uint64_t ring, ring_mask; /* the EQ's ptl_eq_shared_t, and its capacity - 1 */
 } ptl_wctl_t;
+enum { PTL_CTL_EVENTS = 1 };
 
 /* Copy a header of kind want_len out of [header, +hlen) into w and bound
  * its sender: 1 if well formed (src < nprocs), else 0.  src_off is the

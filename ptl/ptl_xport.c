@@ -321,7 +321,7 @@ static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *d
 int ptl_xport_handlers(ptl_ni_t *ni) {
   static const ucp_am_recv_callback_t cbs[PTL_AM_COUNT] = {
       [PTL_AM_PUT] = am_put,     [PTL_AM_GET] = am_get,         [PTL_AM_ACK] = am_ack,
-      [PTL_AM_REPLY] = am_reply, [PTL_AM_CTL] = ptl_pub_ctl_cb, [PTL_AM_CTL_ACK] = ptl_pub_ctl_ack_cb,
+      [PTL_AM_REPLY] = am_reply, [PTL_AM_CTL] = ptl_pub_ctl_cb, [PTL_AM_CTL_ACK] = ptl_pub_ctl_ack_cb, [PTL_AM_WAKE] = ptl_pub_wake_cb,
   };
   for (unsigned id = 1; id < PTL_AM_COUNT; id++) {
     ucp_am_handler_param_t hp;
@@ -399,4 +399,5 @@ const ptl_hooks_t ptl_hooks_offload = {
     .wake = offload_wake,
     .eq_mem = ptl_mem_eq_alloc,
     .eq_mem_free = ptl_mem_eq_free,
+    .md_gone = ptl_pub_md_gone,
 };
