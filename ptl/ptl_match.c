@@ -172,7 +172,7 @@ int ptl_me_publishable(const ptl_meo_t *me) {
   } else if (kind != PTL_PUB_EVENTS || !(opts & PTL_MD_MAX_SIZE)) {
     return 0; /* locally managed: only request buffers that report every append */
   }
-  for (const ptl_meo_t *y = me->prev; y; y = y->prev)
-    if (me_overlap(y, me)) return 0;
+  for (const ptl_meo_t *y = me->prev; y; y = y->prev) /* (an inactive MD never takes anything again) */
+    if (!(y->md && y->md->inactive) && me_overlap(y, me)) return 0;
   return kind;
 }

@@ -212,18 +212,53 @@ void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md) {
   me->xslot1 = 0;
 }
 
+/* Lock held: lazily revoked entries whose acknowledgements are all in give
+ * their reservation states back (wait: for them all first -- an EQ goes). */
+static void lazy_release(ptl_ni_t *ni, int wait) {
+  ptl_x_t *x = ptl_x(ni);
+  if (!x->lazy) return;
+  if (wait) {
+    ptl_unlock(ni);
+    for (unsigned spin = 0; atomic_load(&x->lazy_acks) > 0; spin++) {
+      ucp_worker_progress(x->txw);
+      if (spin % 64 == 63) sched_yield();
+    }
+    ptl_lock(ni);
+  }
+  if (atomic_load(&x->lazy_acks) > 0) return;
+  while (x->lazy) {
+    ptl_gone_t *g = x->lazy;
+    x->lazy = g->next;
+    xmd_release(ni, &g->it);
+    free(g);
+  }
+}
+
 void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   ptl_x_t *x = ptl_x(ni);
+  ptl_gone_t *lazy = NULL;
+  int dying = 0;
   pub_vec_t rev = {0}, pub = {0};
   pub_item_t it;
   if (!x->publish) return;
   ptl_lock(ni);
+  lazy_release(ni, 0);
   while (x->gone) { /* freed by the rx side: revoke now */
     ptl_gone_t *g = x->gone;
     size_t n = rev.n;
-    vec_add(&rev, &g->it);
-    if (rev.n == n) break; /* out of memory: next time */
     x->gone = g->next;
+    if (g->it.xslot1) { /* a full request buffer: nothing can write it, its state waits */
+      g->it.w.flags |= PTL_CTL_LAZY;
+      g->next = lazy;
+      lazy = g;
+      continue;
+    }
+    vec_add(&rev, &g->it);
+    if (rev.n == n) { /* out of memory: next time */
+      g->next = x->gone;
+      x->gone = g;
+      break;
+    }
     free(g);
   }
   if (gone && gone->pub) {
@@ -233,7 +268,15 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   }
   for (ptl_meo_t *me = ni->pt[pt].head; me; me = me->next) {
     int want = ptl_me_publishable(me);
-    if (me->pub == PTL_PUB_YES && !want) {
+    if (me->pub == PTL_PUB_YES && !want && me->md && me->md->xmd && atomic_load(&me->md->xmd->final)) {
+      ptl_gone_t *g = malloc(sizeof(*g)); /* a full request buffer: revoked lazily, as above */
+      if (!g) continue;
+      item_of(ni, me, PTL_CTL_REVOKE, &g->it);
+      g->it.w.flags |= PTL_CTL_LAZY;
+      g->next = lazy;
+      lazy = g;
+      me->pub = PTL_PUB_NO;
+    } else if (me->pub == PTL_PUB_YES && !want) {
       size_t n = rev.n;
       item_of(ni, me, PTL_CTL_REVOKE, &it);
       vec_add(&rev, &it);
@@ -246,8 +289,31 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
       if (pub.n > n) me->pub = PTL_PUB_YES;
     }
   }
+  for (ptl_gone_t *g = x->lazy; g; g = g->next) dying |= g->it.xeq->dying;
   ptl_unlock(ni);
 
+  if (lazy) {
+    ptl_gone_t *g;
+    int n = 0;
+    for (g = lazy; g; g = g->next) n++;
+    atomic_fetch_add(&x->lazy_acks, n * offload_peers(ni));
+    for (g = lazy; g; g = g->next) ctl_broadcast(ni, &g->it.w, NULL, 0);
+    ptl_lock(ni);
+    while (lazy) {
+      g = lazy;
+      lazy = g->next;
+      g->next = x->lazy;
+      x->lazy = g;
+    }
+    ptl_unlock(ni);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_REVOKED, n);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, -(ptl_sr_value_t)n);
+  }
+  if (dying) { /* an EQ goes: every reservation state in it must be free */
+    ptl_lock(ni);
+    lazy_release(ni, 1);
+    ptl_unlock(ni);
+  }
   if (rev.n) {
     atomic_fetch_add(&x->revoke_acks, (int)rev.n * offload_peers(ni));
     for (size_t i = 0; i < rev.n; i++) ctl_broadcast(ni, &rev.v[i].w, NULL, 0);
@@ -416,13 +482,15 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
                                 const ucp_am_recv_param_t *param) {
   ptl_wctl_t w;
   (void)data, (void)len, (void)param;
-  if (PTL_WIRE_TAKE(w, header, hlen, ((ptl_ni_t *)arg)->size)) atomic_fetch_sub(&ptl_x((ptl_ni_t *)arg)->revoke_acks, 1);
+  if (PTL_WIRE_TAKE(w, header, hlen, ((ptl_ni_t *)arg)->size))
+    atomic_fetch_sub((w.flags & PTL_CTL_LAZY) ? &ptl_x((ptl_ni_t *)arg)->lazy_acks : &ptl_x((ptl_ni_t *)arg)->revoke_acks,
+                     1);
   return UCS_OK;
 }
 
 void ptl_pub_entry_clear(ptl_pubent_t *e) {
-  if (e->rkey) ucp_rkey_destroy(e->rkey);
-  if (e->rkey2) ucp_rkey_destroy(e->rkey2);
+  if (e->rkey && !e->cached) ucp_rkey_destroy(e->rkey);
+  e->cached = 0;
   e->rkey2 = NULL;
   e->lbase = NULL;
   e->lsh = NULL;
@@ -434,15 +502,21 @@ void ptl_pub_entry_clear(ptl_pubent_t *e) {
 
 void ptl_pub_fini(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
-  while (x->gone) {
-    ptl_gone_t *g = x->gone;
-    x->gone = g->next;
-    free(g);
-  }
+  for (ptl_gone_t **l = &x->gone; l; l = l == &x->gone ? &x->lazy : NULL)
+    while (*l) {
+      ptl_gone_t *g = *l;
+      *l = g->next;
+      free(g);
+    }
   for (int p = 0; p < ni->size; p++) {
     ptl_peer_t *peer = &x->peer[p];
     for (int i = 0; i < PTL_PUB_SLOTS; i++)
       if (atomic_load(&peer->pub[i].state) != PUB_FREE) ptl_pub_entry_clear(&peer->pub[i]);
+    for (int i = 0; i < PTL_RKEY_CACHE && peer->rkc[i].packed; i++) {
+      ucp_rkey_destroy(peer->rkc[i].rkey);
+      free(peer->rkc[i].packed);
+      peer->rkc[i].packed = NULL;
+    }
     while (peer->early) {
       ptl_ctlq_t *q = peer->early;
       peer->early = q->next;

@@ -16,18 +16,36 @@
  * the target published.  Kept to a minimum: no lock, no atomic
  * read-modify-write, no allocation. */
 
+/* peer's key `packed`, unpacked: from the cache, or unpacked and kept
+ * there (NULL: UCX refused it, or the cache is full). */
+static ucp_rkey_h rkey_cached(ptl_x_t *x, uint32_t target, const void *packed, size_t len) {
+  ptl_rkc_t *c = x->peer[target].rkc;
+  int i;
+  for (i = 0; i < PTL_RKEY_CACHE && c[i].packed; i++)
+    if (c[i].len == len && !memcmp(c[i].packed, packed, len)) return c[i].rkey;
+  if (i == PTL_RKEY_CACHE || !(c[i].packed = malloc(len))) return NULL;
+  if (ucp_ep_rkey_unpack(x->txep[target], packed, &c[i].rkey) != UCS_OK) {
+    free(c[i].packed);
+    c[i].packed = NULL;
+    return NULL;
+  }
+  memcpy(c[i].packed, packed, len);
+  c[i].len = len;
+  return c[i].rkey;
+}
+
 /* First use of an entry: its keys unpacked, and for an event entry the
  * peer's memory mapped -- lbase stays NULL where UCX cannot map it (a peer
  * on another host): such an entry is never used. */
 static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
-  ucs_status_t st = stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey);
+  const char *k2 = (const char *)e->rkey_buf + e->rkey_len - e->rkey2_len;
   void *p, *q;
-  if (st != UCS_OK || !e->xev) return st;
-  if (ucp_ep_rkey_unpack(x->txep[target], (char *)e->rkey_buf + e->rkey_len - e->rkey2_len, &e->rkey2) != UCS_OK) {
-    e->rkey2 = NULL;
-    return UCS_OK;
-  }
-  if (ucp_rkey_ptr(e->rkey, e->base, &p) == UCS_OK && ucp_rkey_ptr(e->rkey2, e->ring, &q) == UCS_OK) {
+  if (!e->xev) return stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey);
+  e->rkey = rkey_cached(x, target, e->rkey_buf, e->rkey_len - e->rkey2_len);
+  e->rkey2 = rkey_cached(x, target, k2, e->rkey2_len);
+  e->cached = 1;
+  if (e->rkey && e->rkey2 && ucp_rkey_ptr(e->rkey, e->base, &p) == UCS_OK &&
+      ucp_rkey_ptr(e->rkey2, e->ring, &q) == UCS_OK) {
     e->lbase = p;
     e->lsh = q;
   }
@@ -240,7 +258,7 @@ static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_si
   }
   if (xm) {
     ptl_xmd_end(xm, crossed, ops);
-    if (PTL_UNLIKELY(ptl_xmd_drained(xm))) return 2; /* the last append to a full MD: its owner unlinks it now */
+    if (PTL_UNLIKELY(crossed || ptl_xmd_drained(xm))) return 2; /* a full MD: its owner deactivates, unlinks it */
   }
   atomic_thread_fence(memory_order_seq_cst); /* pairs with the owner's: it sets sleeping, then looks */
   return atomic_load_explicit(&e->lsh->sleeping, memory_order_relaxed) ? 2 : 1;

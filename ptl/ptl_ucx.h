@@ -76,6 +76,7 @@ typedef struct ptl_pubent {
   uint32_t xslot1;
   size_t rkey2_len; /* the EQ part's key: the tail of rkey_buf */
   ucp_rkey_h rkey2;
+  int cached;             /* rkey and rkey2 are the peer's rkc[]'s (not destroyed with the entry) */
   char *lbase;            /* the MD's memory, mapped */
   ptl_eq_shared_t *lsh;   /* its EQ's shared part, mapped */
 } ptl_pubent_t;
@@ -89,8 +90,19 @@ typedef struct ptl_ctlq {
   char rkey[];
 } ptl_ctlq_t;
 
+/* A peer's remote key, unpacked once and kept (client thread): event
+ * entries over the same memory are published again and again (a request
+ * buffer after each time it fills), and each unpack would map it anew. */
+typedef struct ptl_rkc {
+  void *packed;
+  size_t len;
+  ucp_rkey_h rkey;
+} ptl_rkc_t;
+#define PTL_RKEY_CACHE 16
+
 typedef struct ptl_peer {
   int offload;                     /* its NI is in offload mode */
+  ptl_rkc_t rkc[PTL_RKEY_CACHE];   /* event entries' keys */
   ptl_pubent_t pub[PTL_PUB_SLOTS]; /* its published entries */
   _Atomic int npub;                /* high-water mark of pub[] in use */
   int hot;                         /* pub[] entry used last (client thread) */
@@ -117,6 +129,7 @@ typedef struct ptl_x {
   int asym;                /* membarrier() orders busy against revocations (else a fence) */
   int tx_inflight;         /* sends on txw not yet complete */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
+  _Atomic int lazy_acks;   /* ... of lazy revocations (PTL_CTL_LAZY) */
   ptl_pool_t ops[2];       /* ptl_op_t per side */
   ptl_xmem_t *xmem;
   /* owner of event entries (lock held): locally managed MDs with one-sided
@@ -125,6 +138,7 @@ typedef struct ptl_x {
   ptl_mdo_t *xmds[PTL_XMD_WATCH];
   _Atomic int nxmd;
   struct ptl_gone *gone;
+  struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for lazy_acks == 0 */
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
   _Atomic int main_token; /* held by whoever is progressing the main worker */

@@ -62,7 +62,11 @@ typedef struct {
   uint64_t user_ptr, max_size, eq_handle, md_handle;
   uint64_t ring, ring_mask; /* the EQ's ptl_eq_shared_t, and its capacity - 1 */
 } ptl_wctl_t;
-enum { PTL_CTL_EVENTS = 1 };
+/* flags: PTL_CTL_EVENTS (PUBLISH of an event entry); PTL_CTL_LAZY (REVOKE
+ * of a locally managed event entry that can take nothing any more: its
+ * owner does not wait for the acknowledgement, it only keeps the entry's
+ * reservation state until then) */
+enum { PTL_CTL_EVENTS = 1, PTL_CTL_LAZY = 2 };
 
 /* Copy a header of kind want_len out of [header, +hlen) into w and bound
  * its sender: 1 if well formed (src < nprocs), else 0.  src_off is the
