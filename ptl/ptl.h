@@ -130,7 +130,8 @@
  *                        default).
  * Environment: PTL_PUBLISH=0 turns publishing off (offload mode then
  * matches everything on the progress thread); PTL_VERBOSE=1 prints the mode
- * and transport choices at PtlNIInit.
+ * and transport choices at PtlNIInit, and each process's shortcut,
+ * publication and drop counts at PtlNIFini.
  *
  * ------------------------------------------------------------------------
  * 4. Transport, bootstrap, threads, memory
@@ -202,6 +203,33 @@
  * asynchronously (until a peer learns of one, it simply matches normally).
  * Messages that take different paths (shortcut vs matched) are not ordered
  * with respect to each other.
+ *
+ * Event entries.  An ME whose MD has an EQ may be published too -- as an
+ * EVENT ENTRY -- when (a) holds but for the events, which must be END
+ * events only (PTL_MD_EVENT_START_DISABLE), and either the MD is remotely
+ * managed as in (a), or it is locally managed with PTL_MD_MAX_SIZE (a
+ * request buffer; ME and MD may then be PTL_UNLINK), and (b) holds.  For
+ * (b), an earlier entry whose MD is inactive shadows nothing: it can never
+ * take a message again.  The NIC of seed 000 appends into such a buffer and
+ * writes the event itself; ptl emulates that where UCX maps the target's
+ * memory into the initiator (shared memory, and memory UCX allocated:
+ * PtlXMemAlloc for the MD, ptl's own for the EQ): the initiator's
+ * PtlPut/PtlGet copies the data, and writes the PUT_END/GET_END event into
+ * the target EQ's ring -- a bounded multi-producer queue that the target's
+ * progress thread also posts into, each producer reserving its slot with a
+ * compare-and-swap.  A locally managed MD keeps its running offset in the
+ * EQ's shared memory, where initiators and the progress thread reserve room
+ * alike; the operation that leaves less than max_size makes the MD
+ * inactive, and the MD is unlinked (UNLINK after the END events of every
+ * message that went into it, whichever path it took) once every operation
+ * begun on it has ended.  A full buffer's publication is revoked without
+ * waiting (nothing can reserve room in it any more); its shared state is
+ * reused only once every peer has acknowledged.  The events are the ones
+ * matching would post (link 0, the MD as published), an event that finds
+ * the EQ full is dropped and counted as for any EQ, and a client blocked in
+ * PtlEQWait/Poll is woken by a message from the writer.  Where UCX cannot
+ * map the memory (another host, ordinary memory) an event entry is
+ * published but never written one-sidedly: everything is matched.
  */
 #ifndef PTL_H
 #define PTL_H

@@ -4,8 +4,10 @@
  *
  * Posting is inline (ptl_internal.h, ptl_md_event); here are its slow
  * paths, the consumer, and the waits.  The client thread's own ring needs
- * no atomics.  The progress thread's ring is a bounded single-producer
- * queue: a slot's seq is its position when free, position + 1 when full.
+ * no atomics.  The progress thread's ring is a bounded multi-producer
+ * queue (ptl_eq_reserve: the progress thread, and initiators writing
+ * events of event entries one-sidedly): a slot's seq is its position when
+ * free, position + 1 when full; the client thread is its one consumer.
  * An event that finds its ring full is dropped and counted; the next
  * successful take reports it.
  */

@@ -464,6 +464,153 @@ static void t_publish_rule(void) {
   teardown();
 }
 
+/* ---------------------------------------------------------------- event entries (ptl.h section 5) */
+/* The shared parts of EQs in plain memory (the transport gives UCX memory
+ * that peers map; here the region is the memory itself). */
+static void *eq_mem(ptl_ni_t *n, size_t len, void **region) {
+  (void)n;
+  return *region = aligned_alloc(64, len);
+}
+static void eq_mem_free(ptl_ni_t *n, void *region) {
+  (void)n;
+  free(region);
+}
+static const ptl_hooks_t shared_eq_hooks = {.eq_mem = eq_mem, .eq_mem_free = eq_mem_free};
+
+static void t_event_entries(void) {
+  ptl_process_id_t me = {0, 0};
+  case_name = "event_entries_rule_reserve_ring";
+  case_failed = 0;
+  if (ptl_ni_create(PTLX_IFACE_OFFLOAD, me, 4, &shared_eq_hooks, &ni) != PTL_OK) {
+    printf("FAIL %s: cannot create an NI\n", case_name);
+    exit(1);
+  }
+  ptl_the_ni = ni;
+  nih = ni->handle;
+  ptl_handle_eq_t eq;
+  ptl_handle_me_t z, y;
+  ptl_handle_md_t zd, yd;
+  RC(PtlEQAlloc(nih, 8, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  ptl_eqo_t *eqo = ptl_pool_get(&ni->eqs, eq);
+  CHECK(eqo && eqo->sh && eqo->region && eqo->mask == 7);
+
+  /* eligibility */
+  unsigned endonly = PTL_MD_EVENT_START_DISABLE, lm = PTL_MD_OP_PUT | PTL_MD_MAX_SIZE;
+  struct {
+    ptl_md_t md;
+    ptl_unlink_t me_ul;
+    int kind;
+  } cases[] = {
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, PTL_PUB_PLAIN},
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW | endonly, eq, NULL), PTL_RETAIN, PTL_PUB_EVENTS},
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, eq, NULL), PTL_RETAIN, 0},              /* START events */
+      {test_md(buf[0], 64, 5, RW | endonly, eq, NULL), PTL_RETAIN, 0},                     /* a threshold */
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW | endonly, eq, NULL), PTL_UNLINK, 0},     /* ME may go */
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, lm | endonly, eq, NULL), PTL_UNLINK, PTL_PUB_EVENTS},
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | endonly, eq, NULL), PTL_UNLINK, 0}, /* no MAX_SIZE */
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, lm, PTL_EQ_NONE, NULL), PTL_RETAIN, 0},       /* no events */
+      {test_md(buf[0], 64, PTL_MD_THRESH_INF, RW | PTL_MD_MAX_SIZE | endonly, eq, NULL), PTL_RETAIN, 0},
+  };
+  for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    cases[i].md.max_size = 16;
+    zd = attach(40 + i, ANY, 0, 0, cases[i].md, cases[i].me_ul, PTL_RETAIN, &z);
+    ptl_lock(ni);
+    if (ptl_me_publishable(ptl_pool_get(&ni->mes, z)) != cases[i].kind) test_fail(__LINE__, "eligibility case %u", i);
+    ptl_unlock(ni);
+    RC(PtlMDUnlink(zd), PTL_OK);
+    if (ptl_pool_get(&ni->mes, z)) RC(PtlMEUnlink(z), PTL_OK);
+  }
+
+  /* an earlier overlapping entry shadows -- unless its MD is inactive */
+  ptl_md_t rb = test_md(buf[0], 64, PTL_MD_THRESH_INF, lm | endonly, eq, NULL);
+  rb.max_size = 16;
+  yd = attach(50, ANY, 7, 0, rb, PTL_UNLINK, PTL_UNLINK, &y);
+  rb.start = buf[1];
+  zd = attach(50, ANY, 7, 0, rb, PTL_UNLINK, PTL_UNLINK, &z);
+  ptl_meo_t *mz = ptl_pool_get(&ni->mes, z);
+  ptl_lock(ni);
+  CHECK(!ptl_me_publishable(mz));
+  ptl_md_deactivate(mdo(yd));
+  CHECK(ptl_me_publishable(mz) == PTL_PUB_EVENTS);
+  ptl_unlock(ni);
+
+  /* the shared running offset: concatenation, the one crossing, then nothing */
+  ptl_xmd_t xm;
+  uint64_t off, ml, ops;
+  int crossed;
+  memset(&xm, 0, sizeof(xm));
+  atomic_store(&xm.word, 8); /* 8 bytes appended before it was published */
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 24, &off, &ml, &crossed, &ops) && off == 8 && ml == 24 && !crossed && ops == 1);
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 0, &off, &ml, &crossed, &ops) && off == 32 && ml == 0 && !crossed && ops == 2);
+  CHECK(!ptl_xmd_reserve(&xm, 64, 16, lm, 40, &off, &ml, &crossed, &ops)); /* does not fit, no TRUNCATE */
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm | PTL_MD_TRUNCATE, 40, &off, &ml, &crossed, &ops) && off == 32 && ml == 32 &&
+        crossed && ops == 3);
+  CHECK(!ptl_xmd_reserve(&xm, 64, 16, lm, 0, &off, &ml, &crossed, &ops)); /* inactive: not even 0 bytes */
+  ptl_xmd_end(&xm, 0, 1);
+  ptl_xmd_end(&xm, 1, 3);
+  CHECK(!ptl_xmd_drained(&xm)); /* the 2nd has not ended */
+  ptl_xmd_end(&xm, 0, 2);
+  CHECK(ptl_xmd_drained(&xm));
+
+  /* a published request buffer matched by the progress thread (the rx
+   * side): offsets from the shared state, and its UNLINK waits for an
+   * append still in flight */
+  ptl_mdo_t *mdz = mdo(zd);
+  memset(&xm, 0, sizeof(xm));
+  mdz->xmd = &xm;
+  ptl_hit_t h;
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 8, &off, &ml, &crossed, &ops) && off == 0); /* a one-sided append, in flight */
+  CHECK(put(50, 7, 24, 0, &h) == mdz && h.offset == 8 && h.mlength == 24);
+  CHECK(put(50, 7, 24, 0, &h) == mdz && h.offset == 32 && mdz->inactive); /* 8 bytes left < 16 */
+  CHECK(mdo(zd) == mdz);          /* not unlinked: the one-sided append has not ended */
+  CHECK(put(50, 7, 8, 0, &h) == NULL); /* nothing else takes it: dropped */
+  ptl_xmd_end(&xm, 0, ops);
+  CHECK(ptl_xmd_drained(&xm));
+  mdz->xmd = NULL; /* (the transport's poll unlinks it now; here:) */
+  RC(PtlMDUnlink(zd), PTL_OK);
+
+  /* the ring: several producers reserve by position, the consumer takes in
+   * position order, a full ring refuses */
+  ptl_eq_slot_t *sl[8];
+  uint64_t pos[8], base;
+  ptl_event_t ev;
+  ptl_seq_t seq0 = 0;
+  int n_before = 0;
+  while (PtlEQGet(eq, &ev) == PTL_OK) { /* the PUT_ENDs of the matched Puts above */
+    CHECK(ev.type == PTL_EVENT_PUT_END);
+    seq0 = ev.sequence + 1;
+    n_before++;
+  }
+  CHECK(n_before == 2);
+  base = atomic_load(&eqo->sh->tail);
+  for (int i = 0; i < 8; i++) {
+    sl[i] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[i]);
+    if (!sl[i] || pos[i] != base + (uint64_t)i) {
+      test_fail(__LINE__, "reserving slot %d", i);
+      teardown();
+      return;
+    }
+  }
+  CHECK(ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0]) == NULL);
+  for (int i = 7; i >= 0; i--) { /* filled out of order: taken in order */
+    ptl_mdo_t *m = mdo(yd);
+    ptl_ev_put(&sl[i]->ev, PTL_EVENT_PUT_END, me, 50, 7, (ptl_size_t)i, (ptl_size_t)i, 0, yd, &m->d, (ptl_hdr_data_t)i, 0,
+               PTL_NI_OK, 0);
+    atomic_store_explicit(&sl[i]->seq, pos[i] + 1, memory_order_release);
+  }
+  for (int i = 0; i < 8; i++)
+    CHECK(PtlEQGet(eq, &ev) == PTL_OK && ev.hdr_data == (ptl_hdr_data_t)i && ev.sequence == seq0 + (ptl_seq_t)i &&
+          ev.link == 0);
+  CHECK(PtlEQGet(eq, &ev) == PTL_EQ_EMPTY);
+  CHECK((sl[0] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0])) && pos[0] == base + 8); /* room again */
+  ptl_ev_put(&sl[0]->ev, PTL_EVENT_PUT_END, me, 50, 7, 0, 0, 0, yd, &mdo(yd)->d, 99, 0, PTL_NI_OK, 0);
+  atomic_store_explicit(&sl[0]->seq, pos[0] + 1, memory_order_release);
+  atomic_fetch_add(&eqo->sh->xdropped, 2); /* two events a one-sided writer found no room for */
+  CHECK(PtlEQGet(eq, &ev) == PTL_EQ_DROPPED);
+  CHECK(ni->sr[PTL_SIDE_APP][PTLX_SR_EQ_DROPPED] == 2);
+  teardown();
+}
+
 int main(void) {
   t_match_ignore();
   t_list_order_and_insert();
@@ -476,6 +623,7 @@ int main(void) {
   t_handles_and_errors();
   t_post_and_attach_any();
   t_publish_rule();
+  t_event_entries();
   printf("%s\n", failures ? "ptl_unit: FAILED" : "ptl_unit: all passed");
   return failures ? 1 : 0;
 }
