@@ -95,6 +95,7 @@ static void *nic_main(void *arg) {
   unsigned polls = 0;
   for (unsigned idle = 0; !atomic_load_explicit(&x->nic_stop, memory_order_relaxed);) {
     if (PTL_UNLIKELY(atomic_load_explicit(&x->nxmd, memory_order_relaxed)) && ++polls % 32 == 0) ptl_pub_poll(ni);
+    if (PTL_UNLIKELY(atomic_load_explicit(&x->acks_pending, memory_order_relaxed))) ptl_pub_acks(ni);
     if (ptl_main_progress(x)) {
       idle = 0;
       idle_t0 = 0;
@@ -103,7 +104,7 @@ static void *nic_main(void *arg) {
     if (++idle % 64) continue;
     uint64_t t = now_ns();
     if (!idle_t0) idle_t0 = t;
-    if (t - idle_t0 < NIC_SPIN_NS || x->efd_main < 0) {
+    if (t - idle_t0 < NIC_SPIN_NS || x->efd_main < 0 || atomic_load_explicit(&x->acks_pending, memory_order_relaxed)) {
       sched_yield();
       continue;
     }

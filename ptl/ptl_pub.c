@@ -371,6 +371,23 @@ ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *d
 }
 
 /* ---------------------------------------------------------------- initiator: filing */
+/* Rx side: tell rank w->src its revocation is done here. */
+static void ctl_ack(ptl_ni_t *ni, const ptl_wctl_t *w) {
+  ptl_lock(ni);
+  ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
+  if (!op) ptl_die("no resources to acknowledge a revocation from rank %u", (unsigned)w->src); /* it would wait */
+  op->req.src.nid = w->src;
+  op->w.ctl = *w;
+  op->w.ctl.src = ni->id.nid;
+  switch (ptl_am_send(ni, PTL_SIDE_RX, (int)w->src, PTL_AM_CTL_ACK, &op->w.ctl, sizeof(op->w.ctl), NULL, 0, NULL, op,
+                      NULL)) {
+    case SEND_DONE: ptl_op_put(op); break;
+    case SEND_FAIL: ptl_die("acknowledging a revocation to rank %u failed (see above)", (unsigned)w->src);
+    default: break;
+  }
+  ptl_unlock(ni);
+}
+
 static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
   ptl_x_t *x = ptl_x(ni);
   ptl_peer_t *peer = &x->peer[w->src];
@@ -426,20 +443,35 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
   /* the client's busy flag is a plain store: make it visible (or make it
    * see the revocation) with a barrier on every thread of the process */
   if (x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-  while (atomic_load(&x->busy)) sched_yield();
-  ptl_lock(ni);
-  ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
-  if (!op) ptl_die("no resources to acknowledge a revocation from rank %u", (unsigned)w->src); /* it would wait */
-  op->req.src.nid = w->src;
-  op->w.ctl = *w;
-  op->w.ctl.src = ni->id.nid;
-  switch (ptl_am_send(ni, PTL_SIDE_RX, (int)w->src, PTL_AM_CTL_ACK, &op->w.ctl, sizeof(op->w.ctl), NULL, 0, NULL, op,
-                      NULL)) {
-    case SEND_DONE: ptl_op_put(op); break;
-    case SEND_FAIL: ptl_die("acknowledging a revocation to rank %u failed (see above)", (unsigned)w->src);
-    default: break;
+  if (atomic_load(&x->busy)) { /* acknowledged once the client is out of its shortcut operation */
+    ptl_ctlq_t *q = malloc(sizeof(*q));
+    if (!q) ptl_die("out of memory acknowledging a revocation"); /* rank w->src would wait for ever */
+    q->w = *w;
+    q->next = x->acks_owed;
+    x->acks_owed = q;
+    atomic_store(&x->acks_pending, 1);
+    return;
   }
-  ptl_unlock(ni);
+  ctl_ack(ni, w);
+}
+
+/* Rx side: acknowledgements owed, sent once the client is not busy (this
+ * thread must not wait for it: it may be the client itself, lending a hand
+ * from inside its shortcut operation, or the progress thread that the
+ * client's operation waits for). */
+void ptl_pub_acks(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  if (atomic_load(&x->busy) || atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
+      atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
+    return;
+  atomic_store(&x->acks_pending, 0);
+  while (x->acks_owed) {
+    ptl_ctlq_t *q = x->acks_owed;
+    x->acks_owed = q->next;
+    ctl_ack(ni, &q->w);
+    free(q);
+  }
+  atomic_store_explicit(&x->main_token, 0, memory_order_release);
 }
 
 ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
@@ -502,6 +534,11 @@ void ptl_pub_entry_clear(ptl_pubent_t *e) {
 
 void ptl_pub_fini(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
+  while (x->acks_owed) {
+    ptl_ctlq_t *q = x->acks_owed;
+    x->acks_owed = q->next;
+    free(q);
+  }
   for (ptl_gone_t **l = &x->gone; l; l = l == &x->gone ? &x->lazy : NULL)
     while (*l) {
       ptl_gone_t *g = *l;

@@ -142,6 +142,8 @@ typedef struct ptl_x {
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
   _Atomic int main_token; /* held by whoever is progressing the main worker */
+  _Atomic int acks_pending; /* acks_owed is not empty */
+  struct ptl_ctlq *acks_owed; /* revocations to acknowledge once the client is not busy (rx side) */
   pthread_t nic;
   int nic_running;
   _Atomic int nic_stop;
@@ -193,6 +195,7 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
 void ptl_pub_fini(ptl_ni_t *ni);
 void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md); /* hook md_gone */
 void ptl_pub_poll(ptl_ni_t *ni);                /* progress thread: one-sided appends that filled an MD */
+void ptl_pub_acks(ptl_ni_t *ni);                /* rx side: revocations acknowledged once the client is not busy */
 ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                              const ucp_am_recv_param_t *param);
 

@@ -17,6 +17,12 @@
  *   melist_disjoint  the same with entries in front that differ in their
  *            match bits: in offload mode the last one is published and
  *            the walk disappears.
+ *   evpp     ping-pong of Puts to an entry with END events (GASNet's
+ *            request buffers, replies, RARAM are such entries), 8 B ..
+ *            4 KiB: rank 0 Puts, rank 1 Puts back on its PUT_END, rank 0
+ *            waits for that PUT_END; time per round trip.  In offload mode
+ *            between processes on one host these are event entries
+ *            written one-sidedly (ptl.h section 5).
  *   mdbind   PtlMDBind + PtlMDUnlink over memory not yet registered,
  *            4 KiB .. 64 MiB (pin + register + deregister + unpin); and
  *            over PtlXMemAlloc memory ("xmem", already registered)
@@ -40,13 +46,14 @@
 #define PT_SEG 1
 #define PT_CTL 2
 #define PT_LIST 3
+#define PT_PP 4
 #define SEG_BYTES (8u << 20)
 #define WINDOW 64
 
 static int rank, iters = 10000;
 static const char *mode;
 static ptl_handle_ni_t ni;
-static ptl_handle_eq_t ieq, ceq; /* initiator events; control (done) events */
+static ptl_handle_eq_t ieq, ceq, peq; /* initiator events; control (done) events; evpp's arrivals */
 static void *seg, *src;
 static ptl_handle_md_t smd;
 static const ptl_process_id_t ANY = {PTL_NID_ANY, PTL_PID_ANY};
@@ -129,6 +136,28 @@ static void b_getlat(void) {
     }
     done_sync();
   }
+}
+
+static void b_evpp(void) {
+  ptl_handle_md_t pmd; /* the source, without events (nobody takes SEND_ENDs here) */
+  TRY(PtlMDBind(ni, test_md(src, SEG_BYTES, PTL_MD_THRESH_INF, 0, PTL_EQ_NONE, NULL), PTL_RETAIN, &pmd));
+  for (ptl_size_t n = 8; n <= 4096; n *= 8) {
+    if (rank < 2) {
+      ptl_process_id_t peer = {(ptl_nid_t)(1 - rank), 0};
+      double t0 = 0;
+      for (int i = -iters / 10; i < iters; i++) {
+        if (i == 0) t0 = now();
+        if (rank == 0) TRY(PtlPutRegion(pmd, 0, n, PTL_NO_ACK_REQ, peer, PT_PP, 0, 0, 0, (ptl_hdr_data_t)i));
+        if (wait_ev(peq, PTL_EVENT_PUT_END).hdr_data != (ptl_hdr_data_t)i) die("evpp: out of step", PTL_FAIL);
+        if (rank == 1) TRY(PtlPutRegion(pmd, 0, n, PTL_NO_ACK_REQ, peer, PT_PP, 0, 0, 0, (ptl_hdr_data_t)i));
+      }
+      char p[32];
+      snprintf(p, sizeof(p), "%llu", (unsigned long long)n);
+      result("evpp", p, (now() - t0) / iters * 1e6, "us");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  TRY(PtlMDUnlink(pmd));
 }
 
 static void b_putbw(void) {
@@ -258,6 +287,11 @@ int main(int argc, char **argv) {
       ni, PT_CTL, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER,
       test_md(seg, 0, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, ceq, NULL),
       PTL_RETAIN, &me, &md));
+  TRY(PtlEQAlloc(ni, 64, PTL_EQ_HANDLER_NONE, &peq));
+  TRY(PtlPost(ni, PT_PP, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER,
+              test_md((char *)seg + SEG_BYTES / 2, SEG_BYTES / 2, PTL_MD_THRESH_INF,
+                      PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, peq, NULL),
+              PTL_RETAIN, &me, &md));
   TRY(PtlMDBind(ni, test_md(src, SEG_BYTES, PTL_MD_THRESH_INF, PTL_MD_EVENT_START_DISABLE, ieq, NULL), PTL_RETAIN,
                 &smd));
   MPI_Barrier(MPI_COMM_WORLD);
@@ -268,16 +302,16 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*fn)(void);
-  } tests[] = {{"putlat", b_putlat}, {"getlat", b_getlat}, {"putbw", b_putbw}, {"mdbind", b_mdbind}};
-  for (int t = 0; t < 6; t++) {
-    const char *name = t < 4 ? tests[t].name : t == 4 ? "melist" : "melist_disjoint";
+  } tests[] = {{"putlat", b_putlat}, {"getlat", b_getlat}, {"evpp", b_evpp}, {"putbw", b_putbw}, {"mdbind", b_mdbind}};
+  for (int t = 0; t < 7; t++) {
+    const char *name = t < 5 ? tests[t].name : t == 5 ? "melist" : "melist_disjoint";
     int wanted = argi >= argc;
     for (int a = argi; a < argc; a++) wanted |= !strcmp(argv[a], name);
     if (!wanted) continue;
-    if (t < 4)
+    if (t < 5)
       tests[t].fn();
     else
-      b_melist(t == 5);
+      b_melist(t == 6);
   }
   TRY(PtlNIFini(ni));
   PtlFini();
