@@ -68,6 +68,7 @@ static atomic_int stop_polling;
 static struct {
   atomic_long replies;
   atomic_long longs; /* Long replies */
+  atomic_long long_done[2]; /* the round + 1 of the latest Long reply, by the area (round parity) it used */
   atomic_long bad;
 } per[MAXT];
 
@@ -159,12 +160,16 @@ static void h_long(gasnet_token_t tok, void *buf, size_t n, gasnet_handlerarg_t 
 static void h_long_rep(gasnet_token_t tok, gasnet_handlerarg_t t, gasnet_handlerarg_t n, gasnet_handlerarg_t round) {
   (void)tok;
   (void)n;
-  (void)round;
   if (t < 0 || t >= nthreads) {
     fail("Long reply for thread %d", (int)t);
     return;
   }
   atomic_fetch_add(&per[t].longs, 1);
+  if (round >= 0) { /* AMs are not ordered: round r may be answered before round r - 1 */
+    long prev = atomic_load(&per[t].long_done[round % 2]);
+    while (prev < (long)round + 1 && !atomic_compare_exchange_weak(&per[t].long_done[round % 2], &prev, (long)round + 1)) {
+    }
+  }
   atomic_fetch_add(&per[t].replies, 1);
 }
 
@@ -270,8 +275,10 @@ static void *worker(void *arg) {
       fill(src, m, me, t, r);
       gasnet_AMRequestMedium3(dest, H_MED, src, m, me, t, r);
       fill(src, l, me, t, r);
-      /* round r - 2's Long used this area: its handler has run */
-      GASNET_BLOCKUNTIL(atomic_load(&per[t].longs) >= r - 1);
+      /* round r - 2's Long used this area: wait until its handler has run
+       * (its reply is in; AMs are not ordered, so round r - 1's may come
+       * first) */
+      GASNET_BLOCKUNTIL(r < 2 || atomic_load(&per[t].long_done[r % 2]) >= r - 1);
       gasnet_AMRequestLong3(peer, H_LONG, src, l, remote + LONGOFF(r), me, t, r);
       sent += 3;
       if (r % 8 == 0) gasnet_AMPoll();
