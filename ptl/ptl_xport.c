@@ -361,9 +361,7 @@ static void host_block(ptl_ni_t *ni, uint64_t seen, int timeout_ms) {
  * running at all). */
 static unsigned offload_progress(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
-  static unsigned calls;
-  unsigned n = x->tx_inflight ? ucp_worker_progress(x->txw) : 0;
-  return ++calls % 8 ? n : n + ucp_worker_progress(x->txw) + ptl_main_progress(x);
+  return ucp_worker_progress(x->txw) + ptl_main_progress(x);
 }
 
 /* Offload mode, idle: sleep until the progress thread posts an event or
