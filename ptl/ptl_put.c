@@ -53,11 +53,12 @@ static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
 }
 
 /* Client thread, busy set: the published entry of peer that certainly
- * takes a message (pt, bits); NULL if none.  Revoked entries found on the
- * way are cleared. */
-static ptl_pubent_t *pub_find(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl_pt_index_t pt, ptl_match_bits_t bits) {
+ * takes a message (pt, bits), from pub[from] on; NULL if none.  Revoked
+ * entries found on the way are cleared. */
+static ptl_pubent_t *pub_find_from(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl_pt_index_t pt,
+                                   ptl_match_bits_t bits, int from) {
   int n = atomic_load_explicit(&peer->npub, memory_order_acquire);
-  for (int i = 0; i < n; i++) {
+  for (int i = from; i < n; i++) {
     ptl_pubent_t *e = &peer->pub[i];
     int st = atomic_load(&e->state);
     if (st == PUB_REVOKED) ptl_pub_entry_clear(e);
@@ -68,10 +69,11 @@ static ptl_pubent_t *pub_find(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl
       if (!atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID)) return NULL; /* revoked meanwhile */
     }
     peer->hot = i;
-    return e; /* published entries of a list are disjoint: no other can match */
+    return e; /* published entries of a list are disjoint (but for full request buffers: see sc_xput) */
   }
   return NULL;
 }
+#define pub_find(x, peer, target, pt, bits) pub_find_from(x, peer, target, pt, bits, 0)
 
 static inline void sc_end(ptl_x_t *x) { atomic_store_explicit(&x->busy, 0, memory_order_release); }
 
@@ -264,6 +266,22 @@ static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_si
   return atomic_load_explicit(&e->lsh->sleeping, memory_order_relaxed) ? 2 : 1;
 }
 
+/* A Put to an event entry.  A locally managed one may be full: a full
+ * request buffer is revoked lazily, so its successor may be published
+ * before the initiator hears of the revocation -- the next entry that
+ * matches is the one a full walk would pick (an inactive MD shadows
+ * nothing).  0: none took it (the matched path decides). */
+static int sc_xput(ptl_x_t *x, ptl_ni_t *ni, ptl_pubent_t *e, uint32_t target, char *local, ptl_size_t len,
+                   ptl_size_t *roff, ptl_size_t *mlen, ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_hdr_data_t hdr) {
+  ptl_peer_t *peer = &x->peer[target];
+  int w;
+  while (!(w = sc_xwrite(ni, e, 1, local, len, roff, mlen, pt, bits, hdr)) &&
+         (e = pub_find_from(x, peer, target, pt, bits, (int)(e - peer->pub) + 1)) && e->xev && e->lbase &&
+         !(e->options & PTL_MD_MANAGE_REMOTE) && (e->options & PTL_MD_OP_PUT)) {
+  }
+  return w;
+}
+
 static __attribute__((noinline)) void sc_wake(ptl_ni_t *ni, uint32_t target) {
   ptl_am_send(ni, PTL_SIDE_APP, (int)target, PTL_AM_WAKE, NULL, 0, NULL, 0, NULL, NULL, NULL);
 }
@@ -394,7 +412,7 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
       sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen)) {
     int ok;
     if (PTL_UNLIKELY(e->xev)) {
-      int w = sc_xwrite(ni, e, 1, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, hdr);
+      int w = sc_xput(x, ni, e, target.nid, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, hdr);
       sc_end(x);
       if (!w) return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr);
       if (w == 2) sc_wake(ni, target.nid);
