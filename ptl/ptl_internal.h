@@ -535,6 +535,7 @@ typedef struct ptl_hit {
   ptl_handle_md_t mdh;
   ptl_size_t offset, mlength;
   ptl_seq_t start_seq; /* link token of the START event */
+  struct ptl_xmd *xmd; /* the reservation state it reserved through (its end counts there), or NULL */
 } ptl_hit_t;
 
 /* Lock held.  First entry that takes r: 1 (START event posted, md pending),

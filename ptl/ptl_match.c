@@ -127,6 +127,7 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
   ptl_md_consume(md);
   md->pending++;
   hit->md = md;
+  hit->xmd = md->xmd;
   hit->mdh = ptl_obj_handle(&ni->mds, md);
   hit->offset = off;
   hit->mlength = mlen;
@@ -140,7 +141,10 @@ void ptl_match_end(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, ptl_n
       r->src,         r->pt, r->bits, r->rlength, hit->mlength, hit->offset, r->op == PTL_OP_PUT ? r->hdr : 0,
       hit->start_seq, fail};
   ptl_md_event(ni, hit->md, r->op == PTL_OP_PUT ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END, &in, side);
-  if (hit->md->xmd) atomic_fetch_add_explicit(&hit->md->xmd->done, 1, memory_order_release);
+  /* an operation that reserved through the shared state ends there (not
+   * one that began before the MD was published; and not once the state is
+   * given back: then the MD counts only `pending`) */
+  if (hit->xmd && hit->md->xmd == hit->xmd) atomic_fetch_add_explicit(&hit->xmd->done, 1, memory_order_release);
   ptl_md_release(ni, hit->md, &in, side);
 }
 

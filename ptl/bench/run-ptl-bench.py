@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-PTL_TESTS = ["putlat", "getlat", "putbw", "melist", "melist_disjoint", "mdbind"]
+PTL_TESTS = ["putlat", "getlat", "evpp", "putbw", "melist", "melist_disjoint", "mdbind"]
 
 
 def wait_idle(limit_s, threshold=0.7):
@@ -139,6 +139,13 @@ def main():
         print("%10s %10s %10s %10s %12s %12s %10s %12s" % (p, cell(r), cell(h), cell(o), ratio(o, r), ratio(h, r),
                                                            cell(rtt), ratio(h, rtt)))
     table("Get latency", "getlat", small, "us")
+    print("\nPut ping-pong to entries with END events (GASNet's request buffers and replies), us per round trip;")
+    print("offload: event entries written one-sidedly (ptl.h section 5); AM RTT = UCX active-message round trip")
+    print("%10s %10s %10s %10s %14s" % ("size", "host", "offload", "AM RTT", "offload/AM RTT"))
+    for p in [8, 64, 512, 4096]:
+        h, o, am = med("host", "evpp", p), med("offload", "evpp", p), med("raw", "amlat", p)
+        rtt = 2 * am if am is not None else None
+        print("%10s %10s %10s %10s %14s" % (p, cell(h), cell(o), cell(rtt), ratio(o, rtt)))
     table("Put streaming bandwidth, 64 in flight", "putbw", [1024 << (2 * i) for i in range(7)], "GB/s", "%.2f")
 
     lens = [1, 10, 50, 100, 1000]

@@ -148,6 +148,6 @@ bench() {
 }
 bench "bench ucxbench" 47 "$benchdir/ucxbench" -n 50
 for mode in host offload; do
-  bench "bench ptlbench $mode" 46 "$benchdir/ptlbench" "$mode" -n 50
+  bench "bench ptlbench $mode" 50 "$benchdir/ptlbench" "$mode" -n 50
 done
 exit "$failed"
