@@ -154,7 +154,7 @@ typedef struct ptl_list {
 typedef struct ptl_eq_slot {
   _Atomic uint64_t seq; /* position + 1 when full, position (+ capacity) when free */
   ptl_event_t ev;
-} ptl_eq_slot_t;
+} __attribute__((aligned(64))) ptl_eq_slot_t; /* whole cache lines: no slot shares one with the next */
 
 /* The reservation state of a locally managed MD that is an event entry
  * (ptl.h section 5): in the shared part of its EQ, so that initiators
