@@ -196,11 +196,12 @@ static uint64_t now_ns(void) {
  * the rings once more -- 0 if something came meanwhile.  After: off. */
 static int eqs_sleeping(ptl_eqo_t **eq, int size, int on) {
   for (int i = 0; i < size; i++)
-    if (eq[i]->sh) atomic_store_explicit(&eq[i]->sh->sleeping, (uint64_t)on, memory_order_relaxed);
+    if (eq[i]->sh) atomic_store_explicit(&eq[i]->sh->sleeping, (uint64_t)on, memory_order_seq_cst);
   if (!on) return 0;
-  atomic_thread_fence(memory_order_seq_cst); /* pairs with the writer's, between its event and its look */
+  /* seq_cst, like the writer's stamp and its look at `sleeping`: either it
+   * sees the flag and wakes us, or we see its event here */
   for (int i = 0; i < size; i++)
-    if (eq[i]->sh && atomic_load_explicit(&eq[i]->nic[eq[i]->nic_head & eq[i]->mask].seq, memory_order_acquire) ==
+    if (eq[i]->sh && atomic_load_explicit(&eq[i]->nic[eq[i]->nic_head & eq[i]->mask].seq, memory_order_seq_cst) ==
                          eq[i]->nic_head + 1)
       return 0;
   return 1;

@@ -253,17 +253,18 @@ static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_si
     ptl_eq_slot_t *s = ptl_eq_reserve(e->lsh, e->ring_mask, &pos);
     if (PTL_LIKELY(s != NULL)) {
       ptl_ev_put(&s->ev, type, ni->id, pt, bits, len, *mlen, *off, e->md_handle, &e->d, put ? hdr : 0, 0, PTL_NI_OK, 0);
-      atomic_store_explicit(&s->seq, pos + 1, memory_order_release); /* after the data and the event */
+      /* after the data and the event; seq_cst: before the look at `sleeping` below (the owner sets it, then
+       * looks at the ring, both seq_cst -- a Dekker pair) */
+      atomic_store_explicit(&s->seq, pos + 1, memory_order_seq_cst);
     } else {
-      atomic_fetch_add_explicit(&e->lsh->xdropped, 1, memory_order_relaxed); /* reported by the owner's next take */
+      atomic_fetch_add_explicit(&e->lsh->xdropped, 1, memory_order_seq_cst); /* reported by the owner's next take */
     }
   }
   if (xm) {
     ptl_xmd_end(xm, crossed, ops);
     if (PTL_UNLIKELY(crossed || ptl_xmd_drained(xm))) return 2; /* a full MD: its owner deactivates, unlinks it */
   }
-  atomic_thread_fence(memory_order_seq_cst); /* pairs with the owner's: it sets sleeping, then looks */
-  return atomic_load_explicit(&e->lsh->sleeping, memory_order_relaxed) ? 2 : 1;
+  return atomic_load_explicit(&e->lsh->sleeping, memory_order_seq_cst) ? 2 : 1;
 }
 
 /* A Put to an event entry.  A locally managed one may be full: a full
