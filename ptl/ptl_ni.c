@@ -254,7 +254,6 @@ int PtlNIFini(ptl_handle_ni_t ni_handle) {
   ptl_the_ni = NULL;
   ptl_mem_fini(ni);   /* MDs over extension memory do not own its registration */
   ptl_ni_destroy(ni); /* the others are deregistered through the hooks; x still alive */
-  ptl_pub_fini(ni);   /* (revocations the unlinks queued: nobody to tell) */
   ptl_xport_ni_gone(1);
   x_close(x);
   return PTL_OK;

@@ -202,6 +202,7 @@ void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md) {
   ptl_gone_t *g;
   if (md->xmd) watch_drop(x, md);
   md->xmd = NULL;
+  if (x->closing) return; /* PtlNIFini: nobody left to tell */
   if (!me || !me->pub || me->unlink != PTL_UNLINK) return; /* (an ME that stays is revoked by the next walk) */
   if (!(g = malloc(sizeof(*g)))) ptl_die("out of memory revoking a publication"); /* peers would keep writing */
   item_of(ni, me, PTL_CTL_REVOKE, &g->it);
