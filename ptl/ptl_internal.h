@@ -263,8 +263,11 @@ static inline int ptl_xmd_reserve(ptl_xmd_t *xm, uint64_t length, uint64_t max_s
 }
 /* The operation that made the MD inactive marks it; every operation marks
  * its end after its data and event are in place. */
+static inline void ptl_xmd_full(ptl_xmd_t *xm, uint64_t ops) {
+  atomic_store_explicit(&xm->final, ops | 1ull << 63, memory_order_release);
+}
 static inline void ptl_xmd_end(ptl_xmd_t *xm, int crossed, uint64_t ops) {
-  if (crossed) atomic_store_explicit(&xm->final, ops | 1ull << 63, memory_order_release);
+  if (crossed) ptl_xmd_full(xm, ops);
   atomic_fetch_add_explicit(&xm->done, 1, memory_order_release);
 }
 /* Has every operation begun on an inactive MD ended? */

@@ -117,7 +117,7 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
   }
   if (md->xmd) {
     if (crossed) {
-      atomic_store_explicit(&md->xmd->final, xops | 1ull << 63, memory_order_release);
+      ptl_xmd_full(md->xmd, xops);
       ptl_md_deactivate(md);
     }
   } else if (!(md->d.options & PTL_MD_MANAGE_REMOTE)) {

@@ -169,6 +169,14 @@ static int xmd_take(ptl_ni_t *ni, ptl_meo_t *me) {
   return 0;
 }
 
+/* Lock held: a full request buffer whose operations have all ended goes,
+ * its UNLINK event first. */
+static void xmd_unlink(ptl_ni_t *ni, ptl_mdo_t *md, int side) {
+  ptl_evinfo_t in = {ni->id, md->me ? md->me->pt : 0, 0, 0, 0, 0, 0, 0, PTL_NI_OK};
+  ptl_md_event(ni, md, PTL_EVENT_UNLINK, &in, side);
+  ptl_md_unlink_now(ni, md);
+}
+
 /* Lock held, the entry's revocation done: nothing writes its reservation
  * state any more.  An MD still there takes its running offset back. */
 static void xmd_release(ptl_ni_t *ni, const pub_item_t *it) {
@@ -183,11 +191,8 @@ static void xmd_release(ptl_ni_t *ni, const pub_item_t *it) {
     md->loffset = atomic_load(&xm->word) & PTL_XMD_OFF_MASK;
     md->xmd = NULL;
     if (atomic_load(&xm->final) && !md->inactive) ptl_md_deactivate(md);
-    if (md->unlink_pending && !md->pending) { /* filled by one-sided appends, and nothing else is pending */
-      ptl_evinfo_t in = {ni->id, me->pt, 0, 0, 0, 0, 0, 0, PTL_NI_OK};
-      ptl_md_event(ni, md, PTL_EVENT_UNLINK, &in, PTL_SIDE_APP);
-      ptl_md_unlink_now(ni, md);
-    }
+    if (md->unlink_pending && !md->pending) /* filled by one-sided appends, and nothing else is pending */
+      xmd_unlink(ni, md, PTL_SIDE_APP);
   }
   if (me && me->xeq == eq && me->xslot1 == it->xslot1) {
     me->xeq = NULL;
@@ -352,9 +357,7 @@ void ptl_pub_poll(ptl_ni_t *ni) {
       if (md->me) atomic_fetch_or_explicit(&ni->pub_dirty, 1ull << md->me->pt, memory_order_relaxed);
     }
     if (md->unlink_pending && !md->pending && ptl_xmd_drained(md->xmd)) {
-      ptl_evinfo_t in = {ni->id, md->me ? md->me->pt : 0, 0, 0, 0, 0, 0, 0, PTL_NI_OK};
-      ptl_md_event(ni, md, PTL_EVENT_UNLINK, &in, PTL_SIDE_RX);
-      ptl_md_unlink_now(ni, md); /* (drops it from xmds: ptl_pub_md_gone) */
+      xmd_unlink(ni, md, PTL_SIDE_RX); /* (drops it from xmds: ptl_pub_md_gone) */
       i = -1;                    /* the array moved: again from the start */
     }
   }
