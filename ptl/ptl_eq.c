@@ -6,8 +6,9 @@
  * paths, the consumer, and the waits.  The client thread's own ring needs
  * no atomics.  The progress thread's ring is a bounded multi-producer
  * queue (ptl_eq_reserve: the progress thread, and initiators writing
- * events of event entries one-sidedly): a slot's seq is its position when
- * free, position + 1 when full; the client thread is its one consumer.
+ * events of event entries one-sidedly): a slot's stamp is its position + 1
+ * once filled; the client thread is its one consumer, and says how far it
+ * has taken in the shared `head`.
  * An event that finds its ring full is dropped and counted; the next
  * successful take reports it.
  */
@@ -23,18 +24,37 @@
 #define SPIN_NS 200000    /* ... for this long: block until something happens */
 #define BLOCK_SLICE_MS 50 /* re-check at least this often while blocked */
 
+/* The full event of a compact record (ptl_eq_slot_t), its MD snapshot from
+ * the MD, which is not freed before the consumer is past its events. */
+static void eq_expand(ptl_event_t *ev, const ptl_rec_t *r) {
+  ptl_ni_t *ni = ptl_the_ni;
+  uint32_t slot = (uint32_t)(r->md_handle & ((1u << PTL_SLOT_BITS) - 1));
+  const ptl_mdo_t *md = slot < ni->mds.count ? ptl_pool_at(&ni->mds, slot) : NULL;
+  if (PTL_UNLIKELY(!md || md->o.gen != (uint32_t)(r->md_handle >> PTL_SLOT_BITS)))
+    ptl_die("an event names MD %#llx, which was freed before its events were taken",
+            (unsigned long long)r->md_handle);
+  ptl_ev_put(ev, (ptl_event_kind_t)(r->kind & (PTL_REC_COMPACT - 1)), (ptl_process_id_t){r->nid, 0},
+             (ptl_pt_index_t)(r->kind >> 8), r->bits, r->rlength, r->mlength, r->offset, r->md_handle, &md->d, r->hdr, 0,
+             PTL_NI_OK, 0);
+}
+
 void ptl_eq_drain(ptl_eqo_t *eq) {
   ptl_eq_slot_t *s;
+  int more = 0;
   while (eq->own_tail - eq->own_head <= eq->mask && atomic_load_explicit(&(s = &eq->nic[eq->nic_head & eq->mask])->seq,
                                                                          memory_order_acquire) == eq->nic_head + 1) {
     ptl_event_t *ev = &eq->own[eq->own_tail++ & eq->mask];
-    *ev = s->ev;
+    if (PTL_LIKELY(s->rec.kind & PTL_REC_COMPACT))
+      eq_expand(ev, &s->rec);
+    else
+      *ev = s->ev;
     ev->sequence = eq->next_seq++;
     ev->link = ev->link && eq->nic_head + 1 - ev->link <= eq->mask ? eq->nic_seq[(ev->link - 1) & eq->mask] : 0;
     eq->nic_seq[eq->nic_head & eq->mask] = ev->sequence;
-    atomic_store_explicit(&s->seq, eq->nic_head + eq->mask + 1, memory_order_release);
     eq->nic_head++;
+    more = 1;
   }
+  if (more) atomic_store_explicit(&eq->sh->head, eq->nic_head, memory_order_release); /* after the reads */
 }
 
 ptl_seq_t ptl_eq_lost(ptl_ni_t *ni, ptl_eqo_t *eq, int side) {
@@ -126,7 +146,7 @@ int PtlEQAlloc(ptl_handle_ni_t ni_handle, ptl_size_t count, ptl_eq_handler_t han
     if (rings.sh) {
       memset(rings.sh, 0, sizeof(*rings.sh));
       rings.nic = rings.sh->slot;
-      for (uint64_t i = 0; i < cap; i++) atomic_init(&rings.nic[i].seq, i);
+      for (uint64_t i = 0; i < cap; i++) atomic_init(&rings.nic[i].seq, 0);
     }
     rings.nic_seq = calloc(cap, sizeof(*rings.nic_seq));
   }
@@ -258,7 +278,7 @@ out:
 
 /* The common case first: one EQ with an event waiting (the EQ looked up
  * last needs no validation: it stays valid until PtlEQFree forgets it). */
-static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, ptl_event_t *event) {
+static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, ptl_event_t *event, ptl_eqo_t **out) {
   ptl_ni_t *ni = ptl_the_ni;
   ptl_eqo_t *eq;
   if (PTL_UNLIKELY(!ni || !event)) return PTL_EQ_EMPTY;
@@ -267,15 +287,27 @@ static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, p
     ni->eq_hot_h = eqh;
     ni->eq_hot = eq;
   }
+  *out = eq;
   return eq_take(eq, event);
 }
 
+/* A valid EQ found empty: progress once, look again (PtlEQPoll's loop
+ * with a zero timeout, without its setup: a poll finding nothing is the
+ * common case of a waiting client). */
 int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event) {
-  int which, rc = eq_quick(eq_handle, event);
-  return rc != PTL_EQ_EMPTY ? rc : PtlEQPoll(&eq_handle, 1, 0, event, &which);
+  ptl_eqo_t *eq = NULL;
+  ptl_ni_t *ni;
+  int which, rc = eq_quick(eq_handle, event, &eq);
+  if (rc != PTL_EQ_EMPTY) return rc;
+  if (PTL_UNLIKELY(!eq)) return PtlEQPoll(&eq_handle, 1, 0, event, &which); /* (the errors) */
+  ni = ptl_the_ni;
+  if (ni->hooks && ni->hooks->progress) ni->hooks->progress(ni);
+  if (PTL_UNLIKELY(atomic_load_explicit(&ni->pub_dirty, memory_order_relaxed))) ptl_list_dirty(ni);
+  return eq_take(eq, event);
 }
 
 int PtlEQWait(ptl_handle_eq_t eq_handle, ptl_event_t *event) {
-  int which, rc = eq_quick(eq_handle, event);
+  ptl_eqo_t *eq = NULL;
+  int which, rc = eq_quick(eq_handle, event, &eq);
   return rc != PTL_EQ_EMPTY ? rc : PtlEQPoll(&eq_handle, 1, PTL_TIME_FOREVER, event, &which);
 }

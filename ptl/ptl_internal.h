@@ -122,6 +122,12 @@ typedef struct ptl_mdo {
   unsigned ev_mask;    /* bit per event kind this MD posts (0: no EQ) */
   struct ptl_eqo *eqo; /* its EQ, valid while eqo->o.gen == eq_gen */
   uint32_t eq_gen;
+  /* published as an event entry: compact records in its EQ's ring may name
+   * it, so once unlinked it waits in the NI's limbo (its slot not reused)
+   * until the consumer has taken every position below limbo_pos */
+  uint8_t xev;
+  uint64_t limbo_pos;
+  struct ptl_mdo *limbo_next;
 } ptl_mdo_t;
 
 enum { PTL_PUB_NO = 0, PTL_PUB_YES = 1 };
@@ -151,10 +157,48 @@ typedef struct ptl_list {
   int ever_used; /* for PtlMEAttachAny */
 } ptl_list_t;
 
+/* A slot of the nic ring holds an event in one of two forms.  The full
+ * form (`ev`: the progress thread's events, matched, with the MD as it was
+ * then) spans three cache lines.  The compact form (`rec`: what one-sided
+ * writers post for an event entry) fits in the slot's first line with its
+ * stamp, so a writer moves one line to the consumer instead of three: it
+ * leaves out what the consumer knows -- the MD snapshot, taken from the MD
+ * itself (an event entry's description does not change, and its MD is
+ * freed only once the consumer is past its events: ptl_md_unlink_now),
+ * and the fields that are zero.  `kind` is where the full form has its
+ * type (< PTL_REC_COMPACT). */
+#define PTL_REC_COMPACT 0x80u
+typedef struct ptl_rec {
+  uint32_t kind; /* PTL_REC_COMPACT | type | pt << 8 */
+  uint32_t nid;  /* the initiator's */
+  uint64_t bits, rlength, mlength, offset, md_handle, hdr;
+} ptl_rec_t;
 typedef struct ptl_eq_slot {
-  _Atomic uint64_t seq; /* position + 1 when full, position (+ capacity) when free */
-  ptl_event_t ev;
+  _Atomic uint64_t seq; /* position + 1 once filled (the stamp) */
+  union {
+    ptl_event_t ev;
+    ptl_rec_t rec;
+  };
 } __attribute__((aligned(64))) ptl_eq_slot_t; /* whole cache lines: no slot shares one with the next */
+_Static_assert(offsetof(ptl_eq_slot_t, rec) + sizeof(ptl_rec_t) == 64 && offsetof(ptl_event_t, type) == 0,
+               "a compact record fills one line, its kind where the full form has its type");
+
+/* Write the compact form of a PUT_END/GET_END of an event entry. */
+static inline __attribute__((always_inline)) void ptl_rec_put(ptl_eq_slot_t *s, ptl_event_kind_t type, uint32_t nid,
+                                                             ptl_pt_index_t pt, ptl_match_bits_t bits,
+                                                             ptl_size_t rlength, ptl_size_t mlength,
+                                                             ptl_size_t offset, ptl_handle_md_t mdh,
+                                                             ptl_hdr_data_t hdr) {
+  ptl_rec_t *r = &s->rec;
+  r->kind = PTL_REC_COMPACT | (uint32_t)type | (uint32_t)pt << 8;
+  r->nid = nid;
+  r->bits = bits;
+  r->rlength = rlength;
+  r->mlength = mlength;
+  r->offset = offset;
+  r->md_handle = mdh;
+  r->hdr = hdr;
+}
 
 /* The reservation state of a locally managed MD that is an event entry
  * (ptl.h section 5): in the shared part of its EQ, so that initiators
@@ -174,37 +218,42 @@ typedef struct ptl_xmd {
 #define PTL_XMD_PER_EQ 8
 
 /* The progress thread's ring of an EQ (offload mode), with what may be
- * shared with peers: every producer -- the progress thread, and initiators
- * writing one-sidedly to an event entry -- reserves its slot with a
- * compare-and-swap on `tail` (a bounded multi-producer queue: a slot's seq
- * is its position when free, position + 1 when full). */
+ * shared with peers: a bounded multi-producer queue.  Every producer --
+ * the progress thread, and initiators writing one-sidedly to an event
+ * entry -- reserves its position with a compare-and-swap on `tail`, fills
+ * the slot, and stamps it (seq = position + 1); the one consumer takes
+ * slots in position order by their stamps and publishes how far it has
+ * taken in `head`.  The consumer never writes a slot, and a producer looks
+ * at `head` only when the copy it keeps says the ring may be full: a
+ * message costs the producer's one line and nothing else (tail, head and
+ * the flags are lines of their own). */
 typedef struct ptl_eq_shared {
   _Atomic uint64_t tail;
   uint64_t pad0[7];
   _Atomic uint64_t xdropped; /* events one-sided writers found no room for */
   _Atomic uint64_t sleeping; /* the owner may be blocked: a one-sided writer wakes it */
   uint64_t pad1[6];
+  _Atomic uint64_t head; /* positions below are taken (the consumer) */
+  uint64_t pad2[7];
   ptl_xmd_t xmd[PTL_XMD_PER_EQ];
   ptl_eq_slot_t slot[];
 } ptl_eq_shared_t;
 
 /* A free slot at the tail of sh's ring (capacity mask + 1), reserved: its
- * position in *pos; NULL when the ring is full.  Any thread of any process
- * that maps the ring. */
-static inline ptl_eq_slot_t *ptl_eq_reserve(ptl_eq_shared_t *sh, uint64_t mask, uint64_t *pos) {
+ * position in *pos; NULL when the ring is full.  *head: the caller's copy
+ * of sh->head (refreshed here when it says full; any older value is safe).
+ * Any thread of any process that maps the ring. */
+static inline ptl_eq_slot_t *ptl_eq_reserve(ptl_eq_shared_t *sh, uint64_t mask, uint64_t *pos, uint64_t *head) {
   uint64_t p = atomic_load_explicit(&sh->tail, memory_order_relaxed);
   for (;;) {
-    ptl_eq_slot_t *s = &sh->slot[p & mask];
-    uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-    if (seq == p) {
-      if (atomic_compare_exchange_weak_explicit(&sh->tail, &p, p + 1, memory_order_relaxed, memory_order_relaxed)) {
-        *pos = p;
-        return s;
-      }
-    } else if ((int64_t)(seq - p) < 0) {
-      return NULL; /* the slot still holds the event of the previous lap */
-    } else {
-      p = atomic_load_explicit(&sh->tail, memory_order_relaxed);
+    if (PTL_UNLIKELY(p - *head > mask)) {
+      /* acquire: the consumer has read the slot before it says so */
+      *head = atomic_load_explicit(&sh->head, memory_order_acquire);
+      if (p - *head > mask) return NULL; /* the slot still holds an event not taken */
+    }
+    if (atomic_compare_exchange_weak_explicit(&sh->tail, &p, p + 1, memory_order_relaxed, memory_order_relaxed)) {
+      *pos = p;
+      return &sh->slot[p & mask];
     }
   }
 }
@@ -223,6 +272,7 @@ typedef struct ptl_eqo {
   ptl_eq_slot_t *nic;  /* sh->slot */
   void *region;        /* the transport's registration of sh (NULL: plain memory) */
   uint64_t nic_head;   /* client thread */
+  uint64_t nic_hcopy;  /* producers here (lock held): their copy of sh->head */
   _Atomic uint64_t nic_dropped;
   ptl_seq_t *nic_seq; /* sequence given to each nic position (for END events' link) */
   uint64_t mask;      /* capacity - 1, both rings */
@@ -313,6 +363,7 @@ struct ptl_ni {
   int size;
   pthread_mutex_t lock;
   ptl_pool_t eqs, mds, mes;
+  ptl_mdo_t *limbo; /* unlinked MDs whose slots wait for their EQ's consumer (ptl_mdo_t.xev) */
   ptl_list_t pt[PTLX_PT_INDEX_MAX + 1];
   ptl_sr_value_t sr[2][PTLX_SR_MAX]; /* per side */
   _Atomic uint64_t pub_dirty;        /* bit pt: the rx side changed that list (re-publish, app side) */
@@ -494,7 +545,7 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
   if (PTL_UNLIKELY(!(eq = ptl_md_eq(md)))) return ptl_eq_lost(ni, NULL, side);
   int nic = side == PTL_SIDE_RX && eq->nic;
   if (nic) {
-    ptl_eq_slot_t *s = ptl_eq_reserve(eq->sh, eq->mask, &pos);
+    ptl_eq_slot_t *s = ptl_eq_reserve(eq->sh, eq->mask, &pos, &eq->nic_hcopy);
     if (!s) return ptl_eq_lost(ni, eq, side);
     ev = &s->ev;
   } else {
@@ -512,6 +563,11 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
   return eq->next_seq++ + 1;
 }
 
+/* ptl_ni.c.  A process that cannot keep ptl's promises (a peer would wait
+ * for ever, or ptl's own state is broken): say why and end the job through
+ * the bootstrap's abort. */
+void ptl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
 /* ptl_match.c: MD use, matching */
 /* One operation uses md: threshold--, maybe inactive / unlink pending. */
 void ptl_md_consume(ptl_mdo_t *md);
@@ -520,6 +576,9 @@ void ptl_md_consume(ptl_mdo_t *md);
 void ptl_md_release(ptl_ni_t *ni, ptl_mdo_t *md, const ptl_evinfo_t *info, int side);
 /* Unlink md now: deregister, detach (taking its ME if PTL_UNLINK), free. */
 void ptl_md_unlink_now(ptl_ni_t *ni, ptl_mdo_t *md);
+/* Free the slots of unlinked MDs whose EQ's consumer is past every record
+ * that may name them (or whose EQ is gone). */
+void ptl_limbo_reap(ptl_ni_t *ni);
 void ptl_me_unlink_now(ptl_ni_t *ni, ptl_meo_t *me); /* the ME and its MD */
 void ptl_list_remove(ptl_ni_t *ni, ptl_meo_t *me);
 

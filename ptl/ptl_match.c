@@ -6,6 +6,8 @@
 #include "ptl_internal.h"
 
 /* ---------------------------------------------------------------- MD life */
+static void md_free(ptl_ni_t *ni, ptl_mdo_t *md);
+
 void ptl_md_deactivate(ptl_mdo_t *md) {
   PTL_WR(md->inactive, 1);
   if (md->unlink_op == PTL_UNLINK) md->unlink_pending = 1;
@@ -58,7 +60,38 @@ void ptl_md_unlink_now(ptl_ni_t *ni, ptl_mdo_t *md) {
       ptl_pool_free(&ni->mes, me);
     }
   }
+  md_free(ni, md);
+}
+
+/* An event entry's compact records (ptl_eq_slot_t) name its MD, and the
+ * consumer takes the MD's description from the MD itself.  Every such
+ * record is at a position below its ring's tail by now -- an entry is
+ * unlinked once its revocation is done (the app side), or once every
+ * operation begun in a full request buffer has ended (the rx side) -- so
+ * the slot is reused only once the consumer's head has passed that tail. */
+static void md_free(ptl_ni_t *ni, ptl_mdo_t *md) {
+  ptl_eqo_t *eq;
+  if (md->xev && (eq = ptl_md_eq(md)) && eq->sh) {
+    PTL_WR(md->o.live, 0); /* (its handle is dead; the slot stays out of the free list) */
+    md->limbo_pos = atomic_load_explicit(&eq->sh->tail, memory_order_acquire);
+    md->limbo_next = ni->limbo;
+    ni->limbo = md;
+    return;
+  }
   ptl_pool_free(&ni->mds, md);
+}
+
+void ptl_limbo_reap(ptl_ni_t *ni) {
+  for (ptl_mdo_t **pp = &ni->limbo, *md; (md = *pp);) {
+    ptl_eqo_t *eq = ptl_md_eq(md);
+    /* acquire: the consumer has read what it took */
+    if (eq && eq->sh && atomic_load_explicit(&eq->sh->head, memory_order_acquire) < md->limbo_pos) {
+      pp = &md->limbo_next;
+      continue;
+    }
+    *pp = md->limbo_next;
+    ptl_pool_free(&ni->mds, md);
+  }
 }
 
 void ptl_me_unlink_now(ptl_ni_t *ni, ptl_meo_t *me) {

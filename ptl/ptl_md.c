@@ -27,6 +27,7 @@ int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, const 
   ptl_mdo_t *md;
   if (d->eq_handle != PTL_EQ_NONE && !ptl_pool_get(&ni->eqs, d->eq_handle)) return PTL_EQ_INVALID;
   if (unlink_op != PTL_RETAIN && unlink_op != PTL_UNLINK) return PTL_MD_ILLEGAL;
+  if (PTL_UNLIKELY(ni->limbo != NULL)) ptl_limbo_reap(ni);
   if (!(md = ptl_pool_alloc(&ni->mds))) return PTL_NO_SPACE;
   md->d = *d;
   md->self = ptl_obj_handle(&ni->mds, md);

@@ -80,6 +80,7 @@ static void item_of(ptl_ni_t *ni, ptl_meo_t *me, int kind, pub_item_t *it) {
   it->region = md->reg.region;
   if (!(eq = ptl_md_eq(md)) || (md->ev_mask & ~(1u << PTL_EVENT_ACK)) == 0) return; /* event-free */
   it->w.flags = PTL_CTL_EVENTS;
+  md->xev = 1; /* its unlinking waits for the consumer (ptl_md_unlink_now) */
   it->w.xslot1 = me->xslot1;
   it->w.user_ptr = (uint64_t)(uintptr_t)md->d.user_ptr;
   it->w.max_size = md->d.max_size;

@@ -48,6 +48,7 @@ static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
       ucp_rkey_ptr(e->rkey2, e->ring, &q) == UCS_OK) {
     e->lbase = p;
     e->lsh = q;
+    e->lhead = 0; /* (below the real head: safe) */
   }
   return UCS_OK;
 }
@@ -250,9 +251,9 @@ static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_si
   else
     memcpy(local, e->lbase + *off, *mlen);
   if (e->ev_mask & (1u << type)) {
-    ptl_eq_slot_t *s = ptl_eq_reserve(e->lsh, e->ring_mask, &pos);
+    ptl_eq_slot_t *s = ptl_eq_reserve(e->lsh, e->ring_mask, &pos, &e->lhead);
     if (PTL_LIKELY(s != NULL)) {
-      ptl_ev_put(&s->ev, type, ni->id, pt, bits, len, *mlen, *off, e->md_handle, &e->d, put ? hdr : 0, 0, PTL_NI_OK, 0);
+      ptl_rec_put(s, type, ni->id.nid, pt, bits, len, *mlen, *off, e->md_handle, put ? hdr : 0);
       /* after the data and the event; seq_cst: before the look at `sleeping` below (the owner sets it, then
        * looks at the ring, both seq_cst -- a Dekker pair) */
       atomic_store_explicit(&s->seq, pos + 1, memory_order_seq_cst);

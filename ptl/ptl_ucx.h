@@ -79,6 +79,7 @@ typedef struct ptl_pubent {
   int cached;             /* rkey and rkey2 are the peer's rkc[]'s (not destroyed with the entry) */
   char *lbase;            /* the MD's memory, mapped */
   ptl_eq_shared_t *lsh;   /* its EQ's shared part, mapped */
+  uint64_t lhead;         /* a copy of lsh->head (client thread; ptl_eq_reserve) */
 } ptl_pubent_t;
 #define PTL_PUB_SLOTS 16
 #define PTL_XMD_WATCH 64
@@ -128,6 +129,7 @@ typedef struct ptl_x {
   _Atomic int busy;        /* inside a shortcut operation */
   int asym;                /* membarrier() orders busy against revocations (else a fence) */
   int tx_inflight;         /* sends on txw not yet complete */
+  unsigned idle_polls;     /* offload_progress calls with none in flight */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
   _Atomic int lazy_acks;   /* ... of lazy revocations (PTL_CTL_LAZY) */
   ptl_pool_t ops[2];       /* ptl_op_t per side */
@@ -208,8 +210,5 @@ void ptl_mem_eq_free(ptl_ni_t *ni, void *region);
 
 /* ptl_ni.c */
 void ptl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A process that cannot keep ptl's promises (a peer would wait for ever):
- * say why and end the job through the bootstrap's abort. */
-void ptl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 #endif /* PTL_UCX_H */

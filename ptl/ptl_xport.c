@@ -358,9 +358,15 @@ static void host_block(ptl_ni_t *ni, uint64_t seen, int timeout_ms) {
 
 /* Offload mode, a waiting client: its own sends, and whatever the progress
  * thread is not doing at this moment (on a busy machine it may not be
- * running at all). */
+ * running at all).  With none of its sends in flight, the client looks
+ * only every LEND_EVERY-th time: a poll that finds nothing then costs a
+ * look at each ring, not two workers' progress -- one-sided events need
+ * neither, and a client waiting for a matched event still lends its hand
+ * within a few polls. */
+#define LEND_EVERY 8
 static unsigned offload_progress(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
+  if (!x->tx_inflight && ++x->idle_polls % LEND_EVERY) return 0;
   return ucp_worker_progress(x->txw) + ptl_main_progress(x);
 }
 

@@ -28,6 +28,19 @@ void test_fail(int line, const char *fmt, ...) {
   case_failed = 1;
 }
 
+/* The pure engine's fatal error (the library's is in ptl_ni.c, which this
+ * test does not link): a test that reaches it fails, loudly. */
+void ptl_die(const char *fmt, ...) {
+  va_list ap;
+  printf("FAIL %s: ptl_die: ", case_name);
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  printf("\n");
+  fflush(stdout);
+  abort();
+}
+
 static ptl_ni_t *ni;
 static ptl_handle_ni_t nih;
 static const ptl_process_id_t ANY = {PTL_NID_ANY, PTL_PID_ANY};
@@ -572,7 +585,7 @@ static void t_event_entries(void) {
   /* the ring: several producers reserve by position, the consumer takes in
    * position order, a full ring refuses */
   ptl_eq_slot_t *sl[8];
-  uint64_t pos[8], base;
+  uint64_t pos[8], base, hcopy = 0;
   ptl_event_t ev;
   ptl_seq_t seq0 = 0;
   int n_before = 0;
@@ -584,30 +597,64 @@ static void t_event_entries(void) {
   CHECK(n_before == 2);
   base = atomic_load(&eqo->sh->tail);
   for (int i = 0; i < 8; i++) {
-    sl[i] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[i]);
+    sl[i] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[i], &hcopy);
     if (!sl[i] || pos[i] != base + (uint64_t)i) {
       test_fail(__LINE__, "reserving slot %d", i);
       teardown();
       return;
     }
   }
-  CHECK(ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0]) == NULL);
-  for (int i = 7; i >= 0; i--) { /* filled out of order: taken in order */
+  CHECK(ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0], &hcopy) == NULL);
+  for (int i = 7; i >= 0; i--) { /* filled out of order, full and compact forms mixed: taken in order */
     ptl_mdo_t *m = mdo(yd);
-    ptl_ev_put(&sl[i]->ev, PTL_EVENT_PUT_END, me, 50, 7, (ptl_size_t)i, (ptl_size_t)i, 0, yd, &m->d, (ptl_hdr_data_t)i, 0,
-               PTL_NI_OK, 0);
+    if (i % 2)
+      ptl_rec_put(sl[i], PTL_EVENT_PUT_END, me.nid, 50, 7, (ptl_size_t)i + 1, (ptl_size_t)i, 8 * (ptl_size_t)i, yd,
+                  (ptl_hdr_data_t)i);
+    else
+      ptl_ev_put(&sl[i]->ev, PTL_EVENT_PUT_END, me, 50, 7, (ptl_size_t)i + 1, (ptl_size_t)i, 8 * (ptl_size_t)i, yd,
+                 &m->d, (ptl_hdr_data_t)i, 0, PTL_NI_OK, 0);
     atomic_store_explicit(&sl[i]->seq, pos[i] + 1, memory_order_release);
   }
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < 8; i++) { /* both forms give the same event: the MD snapshot from the MD */
+    const ptl_mdo_t *m = mdo(yd);
     CHECK(PtlEQGet(eq, &ev) == PTL_OK && ev.hdr_data == (ptl_hdr_data_t)i && ev.sequence == seq0 + (ptl_seq_t)i &&
           ev.link == 0);
+    CHECK(ev.type == PTL_EVENT_PUT_END && ev.initiator.nid == me.nid && ev.initiator.pid == 0 && ev.uid == 0 &&
+          ev.jid == 0 && ev.pt_index == 50 && ev.match_bits == 7 && ev.rlength == (ptl_size_t)i + 1 &&
+          ev.mlength == (ptl_size_t)i && ev.offset == 8 * (ptl_size_t)i && ev.md_handle == yd &&
+          ev.ni_fail_type == PTL_NI_OK && !memcmp(&ev.md, &m->d, sizeof(ev.md)));
+  }
   CHECK(PtlEQGet(eq, &ev) == PTL_EQ_EMPTY);
-  CHECK((sl[0] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0])) && pos[0] == base + 8); /* room again */
+  CHECK((sl[0] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0], &hcopy)) && pos[0] == base + 8); /* room again */
   ptl_ev_put(&sl[0]->ev, PTL_EVENT_PUT_END, me, 50, 7, 0, 0, 0, yd, &mdo(yd)->d, 99, 0, PTL_NI_OK, 0);
   atomic_store_explicit(&sl[0]->seq, pos[0] + 1, memory_order_release);
   atomic_fetch_add(&eqo->sh->xdropped, 2); /* two events a one-sided writer found no room for */
   CHECK(PtlEQGet(eq, &ev) == PTL_EQ_DROPPED);
   CHECK(ni->sr[PTL_SIDE_APP][PTLX_SR_EQ_DROPPED] == 2);
+  CHECK(PtlEQGet(eq, &ev) == PTL_EQ_EMPTY);
+
+  /* an unlinked event entry's MD waits for the consumer: its compact
+   * record, taken after the unlink and after new MDs were bound, still
+   * shows it; its slot is reused only once the consumer is past */
+  ptl_handle_md_t gd, nd, nd2;
+  ptl_md_t gdesc = test_md(buf[2], 64, PTL_MD_THRESH_INF, RW | endonly, eq, (void *)0x5eed);
+  RC(PtlMDBind(nih, gdesc, PTL_RETAIN, &gd), PTL_OK);
+  mdo(gd)->xev = 1; /* (as if published as an event entry) */
+  CHECK((sl[0] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0], &hcopy)) != NULL);
+  ptl_rec_put(sl[0], PTL_EVENT_PUT_END, me.nid, 51, 9, 16, 16, 24, gd, 0xabc);
+  atomic_store_explicit(&sl[0]->seq, pos[0] + 1, memory_order_release);
+  RC(PtlMDUnlink(gd), PTL_OK);
+  RC(PtlMDUnlink(gd), PTL_MD_INVALID); /* its handle is dead at once */
+  RC(PtlMDBind(nih, test_md(buf[3], 8, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, &nd), PTL_OK);
+  CHECK((nd & 0xffffff) != (gd & 0xffffff)); /* (the slot bits: not reused) */
+  CHECK(PtlEQGet(eq, &ev) == PTL_OK);
+  CHECK(ev.type == PTL_EVENT_PUT_END && ev.md_handle == gd && ev.md.user_ptr == (void *)0x5eed &&
+        ev.md.start == buf[2] && ev.md.length == 64 && ev.md.eq_handle == eq && ev.hdr_data == 0xabc &&
+        ev.offset == 24 && ev.pt_index == 51);
+  RC(PtlMDBind(nih, test_md(buf[3], 8, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, &nd2), PTL_OK);
+  CHECK((nd2 & 0xffffff) == (gd & 0xffffff) && ni->limbo == NULL); /* past it: the slot is free again */
+  RC(PtlMDUnlink(nd), PTL_OK);
+  RC(PtlMDUnlink(nd2), PTL_OK);
   teardown();
 }
 
