@@ -246,10 +246,12 @@ typedef struct ptl_eq_shared {
 static inline ptl_eq_slot_t *ptl_eq_reserve(ptl_eq_shared_t *sh, uint64_t mask, uint64_t *pos, uint64_t *head) {
   uint64_t p = atomic_load_explicit(&sh->tail, memory_order_relaxed);
   for (;;) {
-    if (PTL_UNLIKELY(p - *head > mask)) {
+    /* signed: p may be older than the head just read (the CAS then fails
+     * and brings the current tail) */
+    if (PTL_UNLIKELY((int64_t)(p - *head) > (int64_t)mask)) {
       /* acquire: the consumer has read the slot before it says so */
       *head = atomic_load_explicit(&sh->head, memory_order_acquire);
-      if (p - *head > mask) return NULL; /* the slot still holds an event not taken */
+      if ((int64_t)(p - *head) > (int64_t)mask) return NULL; /* the slot still holds an event not taken */
     }
     if (atomic_compare_exchange_weak_explicit(&sh->tail, &p, p + 1, memory_order_relaxed, memory_order_relaxed)) {
       *pos = p;

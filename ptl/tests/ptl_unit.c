@@ -625,6 +625,14 @@ static void t_event_entries(void) {
           ev.ni_fail_type == PTL_NI_OK && !memcmp(&ev.md, &m->d, sizeof(ev.md)));
   }
   CHECK(PtlEQGet(eq, &ev) == PTL_EQ_EMPTY);
+  { /* a producer whose tail is older than the head it reads next (other producers and the consumer moved on
+     * in between: here, the head moved by hand) finds room, not a full ring */
+    uint64_t t = atomic_load(&eqo->sh->tail), h0 = atomic_load(&eqo->sh->head), stale = 0, p2;
+    atomic_store(&eqo->sh->head, t + 3);
+    CHECK(ptl_eq_reserve(eqo->sh, eqo->mask, &p2, &stale) != NULL && p2 == t);
+    atomic_store(&eqo->sh->tail, t); /* (undone: nothing was written there) */
+    atomic_store(&eqo->sh->head, h0);
+  }
   CHECK((sl[0] = ptl_eq_reserve(eqo->sh, eqo->mask, &pos[0], &hcopy)) && pos[0] == base + 8); /* room again */
   ptl_ev_put(&sl[0]->ev, PTL_EVENT_PUT_END, me, 50, 7, 0, 0, 0, yd, &mdo(yd)->d, 99, 0, PTL_NI_OK, 0);
   atomic_store_explicit(&sl[0]->seq, pos[0] + 1, memory_order_release);
