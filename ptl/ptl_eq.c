@@ -38,20 +38,25 @@ static void eq_expand(ptl_event_t *ev, const ptl_rec_t *r) {
              PTL_NI_OK, 0);
 }
 
+/* The nic ring's next event (its stamp seen) into *ev, in the queue's
+ * order: its sequence, and the START's link made a sequence. */
+static inline __attribute__((always_inline)) void nic_one(ptl_eqo_t *eq, const ptl_eq_slot_t *s, ptl_event_t *ev) {
+  if (PTL_LIKELY(s->rec.kind & PTL_REC_COMPACT))
+    eq_expand(ev, &s->rec);
+  else
+    *ev = s->ev;
+  ev->sequence = eq->next_seq++;
+  ev->link = ev->link && eq->nic_head + 1 - ev->link <= eq->mask ? eq->nic_seq[(ev->link - 1) & eq->mask] : 0;
+  eq->nic_seq[eq->nic_head & eq->mask] = ev->sequence;
+  eq->nic_head++;
+}
+
 void ptl_eq_drain(ptl_eqo_t *eq) {
   ptl_eq_slot_t *s;
   int more = 0;
   while (eq->own_tail - eq->own_head <= eq->mask && atomic_load_explicit(&(s = &eq->nic[eq->nic_head & eq->mask])->seq,
                                                                          memory_order_acquire) == eq->nic_head + 1) {
-    ptl_event_t *ev = &eq->own[eq->own_tail++ & eq->mask];
-    if (PTL_LIKELY(s->rec.kind & PTL_REC_COMPACT))
-      eq_expand(ev, &s->rec);
-    else
-      *ev = s->ev;
-    ev->sequence = eq->next_seq++;
-    ev->link = ev->link && eq->nic_head + 1 - ev->link <= eq->mask ? eq->nic_seq[(ev->link - 1) & eq->mask] : 0;
-    eq->nic_seq[eq->nic_head & eq->mask] = ev->sequence;
-    eq->nic_head++;
+    nic_one(eq, s, &eq->own[eq->own_tail++ & eq->mask]);
     more = 1;
   }
   if (more) atomic_store_explicit(&eq->sh->head, eq->nic_head, memory_order_release); /* after the reads */
@@ -95,10 +100,22 @@ static int eq_take_rare(ptl_eqo_t *eq, ptl_event_t *ev) {
   return rc;
 }
 
-/* The consumer: next event or PTL_EQ_EMPTY. */
+/* The consumer: next event or PTL_EQ_EMPTY.  With nothing in the own
+ * ring and nothing to report, the nic ring's next event goes straight to
+ * the caller (not through the own ring). */
 static inline __attribute__((always_inline)) int eq_take(ptl_eqo_t *eq, ptl_event_t *ev) {
   uint64_t head;
   int rare;
+  if (eq->own_head == eq->own_tail && eq->sh) {
+    ptl_eq_slot_t *s = &eq->nic[eq->nic_head & eq->mask];
+    if (atomic_load_explicit(&s->seq, memory_order_acquire) != eq->nic_head + 1) return PTL_EQ_EMPTY;
+    if (PTL_LIKELY(!eq->own_dropped && !eq->handler && !atomic_load_explicit(&eq->nic_dropped, memory_order_relaxed) &&
+                   !atomic_load_explicit(&eq->sh->xdropped, memory_order_relaxed))) {
+      nic_one(eq, s, ev);
+      atomic_store_explicit(&eq->sh->head, eq->nic_head, memory_order_release); /* after the reads */
+      return PTL_OK;
+    }
+  }
   ptl_eq_catch_up(eq);
   if ((head = eq->own_head) == eq->own_tail) return PTL_EQ_EMPTY;
   /* read before the copy, which could alias the EQ */
