@@ -217,7 +217,12 @@
  * PtlPut/PtlGet copies the data, and writes the PUT_END/GET_END event into
  * the target EQ's ring -- a bounded multi-producer queue that the target's
  * progress thread also posts into, each producer reserving its slot with a
- * compare-and-swap.  A locally managed MD keeps its running offset in the
+ * compare-and-swap.  A one-sided writer's event is a record of one cache
+ * line, stamp included, that leaves out the MD snapshot: the consumer
+ * takes it from the MD, whose slot (once the MD is unlinked) is not reused
+ * before the consumer is past every such record; the consumer never
+ * writes a slot, and says how far it has taken in a word producers read
+ * only when the ring may be full.  A locally managed MD keeps its running offset in the
  * EQ's shared memory, where initiators and the progress thread reserve room
  * alike; the operation that leaves less than max_size makes the MD
  * inactive, and the MD is unlinked (UNLINK after the END events of every
