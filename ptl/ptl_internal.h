@@ -565,10 +565,11 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
   return eq->next_seq++ + 1;
 }
 
-/* ptl_ni.c.  A process that cannot keep ptl's promises (a peer would wait
- * for ever, or ptl's own state is broken): say why and end the job through
- * the bootstrap's abort. */
+/* ptl_obj.c.  A process that cannot keep ptl's promises (a peer would wait
+ * for ever, or ptl's own state is broken): say why, run ptl_die_hook (the
+ * library's: end the job through the bootstrap's abort), abort. */
 void ptl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+extern void (*ptl_die_hook)(void);
 
 /* ptl_match.c: MD use, matching */
 /* One operation uses md: threshold--, maybe inactive / unlink pending. */

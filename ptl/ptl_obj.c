@@ -1,6 +1,8 @@
 /*
  * ptl_obj.c -- object pools and handles, the NI object, status, names.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,21 @@ const ptl_ni_limits_t ptl_limits = {
     .max_me_list = 1 << 20,
     .max_getput_md = 0,
 };
+
+/* ---------------------------------------------------------------- fatal errors */
+void (*ptl_die_hook)(void);
+
+void ptl_die(const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "ptl (rank %d): fatal: ", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  fflush(stderr);
+  if (ptl_die_hook) ptl_die_hook();
+  abort();
+}
 
 /* ---------------------------------------------------------------- pools */
 int ptl_pool_init(ptl_pool_t *p, unsigned kind, size_t objsize, uint32_t max) {

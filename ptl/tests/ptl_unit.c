@@ -28,19 +28,6 @@ void test_fail(int line, const char *fmt, ...) {
   case_failed = 1;
 }
 
-/* The pure engine's fatal error (the library's is in ptl_ni.c, which this
- * test does not link): a test that reaches it fails, loudly. */
-void ptl_die(const char *fmt, ...) {
-  va_list ap;
-  printf("FAIL %s: ptl_die: ", case_name);
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  printf("\n");
-  fflush(stdout);
-  abort();
-}
-
 static ptl_ni_t *ni;
 static ptl_handle_ni_t nih;
 static const ptl_process_id_t ANY = {PTL_NID_ANY, PTL_PID_ANY};
