@@ -82,9 +82,8 @@ static void item_of(ptl_ni_t *ni, ptl_meo_t *me, int kind, pub_item_t *it) {
   it->w.flags = PTL_CTL_EVENTS;
   md->xev = 1; /* its unlinking waits for the consumer (ptl_md_unlink_now) */
   it->w.xslot1 = me->xslot1;
-  it->w.user_ptr = (uint64_t)(uintptr_t)md->d.user_ptr;
   it->w.max_size = md->d.max_size;
-  it->w.eq_handle = md->d.eq_handle;
+  it->w.ev_mask = md->ev_mask;
   it->w.md_handle = md->self;
   it->w.ring = (uint64_t)(uintptr_t)eq->sh;
   it->w.ring_mask = eq->mask;
@@ -417,16 +416,9 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
       e->base = w->base;
       e->length = w->length;
       e->xev = (w->flags & PTL_CTL_EVENTS) && w->rkey2_len < w->rkey_len;
-      if (e->xev) { /* the MD as its events show it */
-        memset(&e->d, 0, sizeof(e->d));
-        e->d.start = (void *)(uintptr_t)w->base;
-        e->d.length = w->length;
-        e->d.threshold = PTL_MD_THRESH_INF;
-        e->d.max_size = w->max_size;
-        e->d.options = w->options;
-        e->d.user_ptr = (void *)(uintptr_t)w->user_ptr;
-        e->d.eq_handle = w->eq_handle;
-        e->ev_mask = ptl_md_ev_mask(&e->d);
+      if (e->xev) {
+        e->max_size = w->max_size;
+        e->ev_mask = w->ev_mask;
         e->md_handle = w->md_handle;
         e->ring = w->ring;
         e->ring_mask = w->ring_mask;

@@ -244,7 +244,7 @@ static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_si
   int crossed = 0;
   if (!(e->options & PTL_MD_MANAGE_REMOTE)) {
     xm = &e->lsh->xmd[e->xslot1 - 1];
-    if (!ptl_xmd_reserve(xm, e->d.length, e->d.max_size, e->d.options, len, off, mlen, &crossed, &ops)) return 0;
+    if (!ptl_xmd_reserve(xm, e->length, e->max_size, e->options, len, off, mlen, &crossed, &ops)) return 0;
   }
   if (put)
     memcpy(e->lbase + *off, local, *mlen);

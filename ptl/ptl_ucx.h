@@ -70,8 +70,8 @@ typedef struct ptl_pubent {
   /* an event entry (ptl.h section 5), written one-sidedly through memory
    * mapped here; lbase NULL: not mappable from here, never used */
   int xev;
-  unsigned ev_mask; /* the events its MD posts */
-  ptl_md_t d;       /* its MD, as its events show it */
+  unsigned ev_mask;  /* the events its MD posts */
+  uint64_t max_size; /* its MD's (length and options: above) */
   uint64_t md_handle, ring, ring_mask;
   uint32_t xslot1;
   size_t rkey2_len; /* the EQ part's key: the tail of rkey_buf */

@@ -54,12 +54,14 @@ typedef struct {
   ptl_process_id_t match_id;
   uint32_t pt, options;
   uint32_t rkey_len; /* rkey bytes follow as the payload */
-  /* PUBLISH of an event entry (PTL_CTL_EVENTS): its MD as events show it,
-   * its EQ's shared part, and that part's key after the MD's */
+  /* PUBLISH of an event entry (PTL_CTL_EVENTS): what a writer needs of its
+   * MD (the events it posts; the consumer adds the MD's description), its
+   * EQ's shared part, and that part's key after the MD's */
   uint32_t flags;
   uint32_t xslot1;   /* locally managed: its reservation state (index + 1) */
   uint32_t rkey2_len; /* the last rkey2_len bytes of the payload */
-  uint64_t user_ptr, max_size, eq_handle, md_handle;
+  uint64_t max_size, md_handle;
+  uint32_t ev_mask, pad2;
   uint64_t ring, ring_mask; /* the EQ's ptl_eq_shared_t, and its capacity - 1 */
 } ptl_wctl_t;
 /* flags: PTL_CTL_EVENTS (PUBLISH of an event entry); PTL_CTL_LAZY (REVOKE
