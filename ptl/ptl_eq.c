@@ -244,6 +244,15 @@ static int eqs_sleeping(ptl_eqo_t **eq, int size, int on) {
   return 1;
 }
 
+/* A waiting client's one step between looks at its EQs: the transport's
+ * progress (nonzero: something happened), and the lists the rx side
+ * changed re-published. */
+static inline unsigned progress_once(ptl_ni_t *ni) {
+  unsigned n = ni->hooks && ni->hooks->progress ? ni->hooks->progress(ni) : 0;
+  if (PTL_UNLIKELY(atomic_load_explicit(&ni->pub_dirty, memory_order_relaxed))) ptl_list_dirty(ni);
+  return n;
+}
+
 int PtlEQPoll(const ptl_handle_eq_t *eq_handles, int size, ptl_time_t timeout, ptl_event_t *event, int *which) {
   ptl_eqo_t *eqs[16], **eq = eqs;
   ptl_ni_t *ni;
@@ -266,11 +275,10 @@ int PtlEQPoll(const ptl_handle_eq_t *eq_handles, int size, ptl_time_t timeout, p
         goto out;
       }
     if (timeout == 0 && idle > 0) break;
-    if (ni->hooks && ni->hooks->progress && ni->hooks->progress(ni)) { /* busy: stay on the CPU */
+    if (progress_once(ni)) { /* busy: stay on the CPU */
       quiet = 0;
       idle = 0;
     }
-    if (PTL_UNLIKELY(atomic_load_explicit(&ni->pub_dirty, memory_order_relaxed))) ptl_list_dirty(ni);
     if (idle % CHECK_EVERY != CHECK_EVERY - 1 || timeout == 0) continue;
     uint64_t t = now_ns();
     if (deadline == 0) deadline = timeout == PTL_TIME_FOREVER ? UINT64_MAX : t + (uint64_t)timeout * 1000000u;
@@ -313,13 +321,10 @@ static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, p
  * common case of a waiting client). */
 int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event) {
   ptl_eqo_t *eq = NULL;
-  ptl_ni_t *ni;
   int which, rc = eq_quick(eq_handle, event, &eq);
   if (rc != PTL_EQ_EMPTY) return rc;
   if (PTL_UNLIKELY(!eq)) return PtlEQPoll(&eq_handle, 1, 0, event, &which); /* (the errors) */
-  ni = ptl_the_ni;
-  if (ni->hooks && ni->hooks->progress) ni->hooks->progress(ni);
-  if (PTL_UNLIKELY(atomic_load_explicit(&ni->pub_dirty, memory_order_relaxed))) ptl_list_dirty(ni);
+  progress_once(ptl_the_ni);
   return eq_take(eq, event);
 }
 
