@@ -23,7 +23,10 @@
  *           Put from it, and the reply comes back into it (the slot's offset
  *           is in the upper 32 match bits).  (The Put/Get bounce buffers are
  *           the conduit's.)
- *   RplSB   reply buffers, bound: the source of reply headers.
+ *   RplSB   reply buffers, bound: the source of reply headers.  A reply
+ *           that is a header alone (a Short with at most two arguments, the
+ *           implicit reply) has no body: it goes from RPL0, an empty MD
+ *           without SEND events, and its buffer is free again at once.
  *   CREDIT  dynamic credits only: AM_PTE selector 0x6, zero-length Puts
  *           with its own EQ (reclaim, release; Table 1 gives this duty to
  *           SYS, the conduit's, whose EQ is sized for exit notices).
@@ -33,8 +36,11 @@
  * Header (portals_bits.h): category, handler, nargs, payload padding and a
  * credit field in the match bits; the first two arguments in hdr_data; the
  * others, a Long's destination (and an unpacked Long's length), then the
- * payload in the body.  Requests and replies go without ACK; a header's
- * SEND_END only retires its buffer.
+ * payload in the body.  Requests and replies go without ACK.  A request's
+ * SEND_END is ignored, as in seed 000 -- not even made: ReqSB has
+ * PTLX_MD_EVENT_SEND_DISABLE (a failed send still reports), and the slot is
+ * retired by its reply, which cannot arrive before the request has left it.
+ * A reply's SEND_END retires its RplSB buffer.
  *
  * Longs: packed (payload in the body, copied into place at the target)
  * up to STAGEPORT_AM_PACKED_MAX; above it the payload is a Put of its own,
@@ -98,7 +104,7 @@
 #define NONE UINT32_MAX
 _Static_assert(SLOT_SIZE >= MSG_MAX && SLOT_SIZE % 64 == 0, "a ReqSB slot holds the largest message");
 
-enum { AS_SEND = 1, AS_REPLY = 2 };     /* a request's events still to come */
+enum { AS_REPLY = 2 };                  /* a request's events still to come */
 enum { RP_HDR = 1, RP_PAY = 2 };        /* a reply's SEND_ENDs still to come */
 
 typedef struct amslot { /* a request in flight: its ReqSB slot */
@@ -156,7 +162,7 @@ static struct {
   ptl_handle_me_t credit_me;
   ptl_handle_md_t credit_md;
   uint64_t credit_events;
-  ptl_handle_md_t reqsb, rplsb, cb_md, raram;
+  ptl_handle_md_t reqsb, rplsb, rpl0, cb_md, raram;
   ptl_handle_me_t reqsb_me, cb_me, raram_me;
   char *reqsb_mem, *rplsb_mem, *cb_mem;
   /* requester */
@@ -292,6 +298,16 @@ static void rpl_free(uint32_t ri) {
   pa.free_rpl = ri;
 }
 
+static void rpl_done(uint32_t ri, uint8_t what) {
+  rpl_t *r;
+  if (STP_UNLIKELY(ri >= pa.nrpl)) stp_fatal("Portals Core: a reply's SEND_END names RplSB buffer %u", (unsigned)ri);
+  r = &pa.rpl[ri];
+  pa.rtokens++;
+  if (what & RP_PAY) stp_pc_oos_drop(&r->oos);
+  r->need &= (uint8_t)~what;
+  if (!r->need) rpl_free(ri);
+}
+
 /* One step of a wait that must not run request handlers: SAFE_EQ alone. */
 static inline void safe_wait_step(unsigned *spins) {
   stp_pc_poll();
@@ -341,10 +357,11 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
   } else {
     pa.rtokens++; /* no payload Put: its token back */
   }
-  stp_pc_check(PtlPutRegion(pa.rplsb, (ptl_size_t)c->rpl * SLOT_SIZE, len, PTL_NO_ACK_REQ, stp_pc_target(c->src),
-                            STP_PC_AM_PTE, 0, stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, loan),
-                            c->lid, hdr),
+  stp_pc_check(PtlPutRegion(len ? pa.rplsb : pa.rpl0, len ? (ptl_size_t)c->rpl * SLOT_SIZE : 0, len, PTL_NO_ACK_REQ,
+                            stp_pc_target(c->src), STP_PC_AM_PTE, 0,
+                            stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, loan), c->lid, hdr),
                "PtlPutRegion (AM reply)");
+  if (!len) rpl_done(c->rpl, RP_HDR); /* a header alone: no buffer to wait for, no SEND_END */
   if (cat == STP_AMB_LONG_UNPACKED) { /* the source is the caller's again only at local completion */
     unsigned spins = 0;
     while (r->need & RP_PAY) safe_wait_step(&spins); /* (reply handlers are deferred meanwhile) */
@@ -599,16 +616,6 @@ static void reply_payload_arrived(const ptl_event_t *ev) {
   if (s->hdr_in) reply_ready(si);
 }
 
-static void rpl_done(uint32_t ri, uint8_t what) {
-  rpl_t *r;
-  if (STP_UNLIKELY(ri >= pa.nrpl)) stp_fatal("Portals Core: a reply's SEND_END names RplSB buffer %u", (unsigned)ri);
-  r = &pa.rpl[ri];
-  pa.rtokens++;
-  if (what & RP_PAY) stp_pc_oos_drop(&r->oos);
-  r->need &= (uint8_t)~what;
-  if (!r->need) rpl_free(ri);
-}
-
 /* The conduit hands over every SAFE_EQ event of selector RARSRC and up,
  * and every arrival. */
 static void pam_event(const ptl_event_t *ev) {
@@ -617,13 +624,7 @@ static void pam_event(const ptl_event_t *ev) {
     stp_fatal("Portals Core: an AM %s to/from node %u failed (%s)", PtlEventKindStr(ev->type),
               (unsigned)ev->initiator.nid, ev->ni_fail_type == PTLX_NI_DROPPED ? "dropped by the target" : "network");
   if (ev->type == PTL_EVENT_SEND_END) {
-    if (sel == STP_PSEL_REQRB) { /* a request header left: the slot waits for its reply now */
-      uint32_t si = (uint32_t)(ev->offset / SLOT_SIZE);
-      stp_pc.tokens++;
-      if (STP_UNLIKELY(si >= pa.nslots || !(pa.slot[si].need & AS_SEND)))
-        stp_fatal("Portals Core: a SEND_END for ReqSB offset %llu, no request", (unsigned long long)ev->offset);
-      slot_done(si, AS_SEND);
-    } else if (sel == STP_PSEL_REQSB) {
+    if (sel == STP_PSEL_REQSB) {
       rpl_done((uint32_t)(ev->offset / SLOT_SIZE), RP_HDR);
     } else if (sel == STP_PSEL_RARSRC) {
       rpl_done(stp_pbits_slot(ev->match_bits), RP_PAY);
@@ -640,10 +641,15 @@ static void pam_event(const ptl_event_t *ev) {
               "accounting is broken%s",
               (size_t)ev->rlength, (unsigned)ev->initiator.nid, pa.nrb, pa.rb_size,
               getenv("STAGEPORT_AM_OVERSPEND") ? " (STAGEPORT_AM_OVERSPEND is set)" : "");
-  stp_pc.tokens++; /* kept by the request for this arrival */
-  if (sel == STP_PSEL_REQSB) reply_arrived(ev);
-  else if (sel == STP_PSEL_RARSRC) reply_payload_arrived(ev);
-  else stp_fatal("Portals Core: a PUT_END with selector %u in SAFE_EQ", sel);
+  if (sel == STP_PSEL_REQSB) {
+    stp_pc.tokens += 2; /* kept by the request for this arrival, and for a failed send's SEND_END */
+    reply_arrived(ev);
+  } else if (sel == STP_PSEL_RARSRC) {
+    stp_pc.tokens++; /* kept by the request for this arrival */
+    reply_payload_arrived(ev);
+  } else {
+    stp_fatal("Portals Core: a PUT_END with selector %u in SAFE_EQ", sel);
+  }
 }
 
 /* pc slot callbacks: our Long payload's SEND_END / ACK */
@@ -657,13 +663,14 @@ static uint32_t slot_get(gasnet_node_t dest) {
   unsigned spins = 0;
   uint32_t si;
   amslot_t *s;
-  /* three SAFE_EQ events: this header's SEND_END, the reply, a ReplyLong payload */
+  /* three SAFE_EQ events: the reply, a ReplyLong payload, and this header's SEND_END should its send fail (a
+   * successful one posts none: the reply gives that token back) */
   while (STP_UNLIKELY(pa.free_slot == NONE || stp_pc.tokens < 3)) stp_wait_step(&spins);
   stp_pc.tokens -= 3;
   si = pa.free_slot;
   s = &pa.slot[si];
   pa.free_slot = s->next;
-  s->need = AS_SEND | AS_REPLY;
+  s->need = AS_REPLY;
   s->hdr_in = s->rpay_in = s->pay_sent = s->pay_acked = 0;
   s->peer = dest;
   return si;
@@ -919,7 +926,7 @@ static int pam_attach(void) {
   md.start = pa.reqsb_mem;
   md.length = (ptl_size_t)pa.nslots * SLOT_SIZE;
   md.threshold = PTL_MD_THRESH_INF;
-  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE;
+  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE | PTLX_MD_EVENT_SEND_DISABLE;
   md.eq_handle = stp_pc.safe_eq;
   stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_REQSB, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
                        PTL_RETAIN, &pa.reqsb_me, &pa.reqsb),
@@ -939,6 +946,9 @@ static int pam_attach(void) {
   md.options = PTL_MD_EVENT_START_DISABLE;
   md.eq_handle = stp_pc.safe_eq;
   stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &pa.rplsb), "binding RplSB");
+  md.length = 0; /* RPL0: header-only replies */
+  md.options = PTL_MD_EVENT_START_DISABLE | PTLX_MD_EVENT_SEND_DISABLE;
+  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &pa.rpl0), "binding RPL0");
   pa.rpl = calloc(pa.nrpl, sizeof(*pa.rpl));
   if (!pa.rpl) stp_fatal("gasnet_attach: out of memory");
   for (uint32_t i = 0; i < pa.nrpl; i++) pa.rpl[i].next = i + 1 < pa.nrpl ? i + 1 : NONE;

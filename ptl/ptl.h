@@ -48,7 +48,8 @@
  * ------------------------------------------------------------------------
  * Events go to the EQ of the MD concerned (none when eq_handle is
  * PTL_EQ_NONE; START or END kinds can be switched off with
- * PTL_MD_EVENT_START_DISABLE / PTL_MD_EVENT_END_DISABLE).
+ * PTL_MD_EVENT_START_DISABLE / PTL_MD_EVENT_END_DISABLE, the SEND kinds of
+ * successful sends with the extension PTLX_MD_EVENT_SEND_DISABLE).
  *
  *   Put, initiator:  SEND_START (on issue), SEND_END (source buffer reusable:
  *                    local completion), ACK (data placed at the target:
@@ -317,6 +318,12 @@ typedef struct {
 #define PTL_MD_MAX_SIZE 0x0040u      /* honour max_size (locally managed) */
 #define PTL_MD_EVENT_START_DISABLE 0x0080u
 #define PTL_MD_EVENT_END_DISABLE 0x0100u
+/* Extension (Portals 4 has it): no SEND_START / SEND_END for the sends from
+ * this MD that succeed -- for a buffer whose reuse the caller learns of
+ * otherwise (a request buffer that takes its reply).  A send that fails
+ * still posts its SEND_END with the failure (unless END events are off), so
+ * a failure is never silent. */
+#define PTLX_MD_EVENT_SEND_DISABLE 0x0200u
 
 typedef enum {
   PTL_EVENT_GET_START,

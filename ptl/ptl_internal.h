@@ -522,13 +522,19 @@ static inline __attribute__((always_inline)) void ptl_ev_fill(ptl_event_t *ev, p
  * values.  The client thread's events go to the own ring (after what the
  * progress thread posted before them), the progress thread's to the nic
  * ring. */
+#define PTL_SEND_KINDS ((1u << PTL_EVENT_SEND_START) | (1u << PTL_EVENT_SEND_END))
+/* ev_mask bit (no event kind): SEND kinds off (PTLX_MD_EVENT_SEND_DISABLE),
+ * but a failed send still posts its SEND_END. */
+#define PTL_EVM_FAILED_SEND (1u << 31)
 /* The event kinds an MD with these options and EQ posts: START and END
  * kinds obey their switch; ACK and UNLINK are off only with both. */
 static inline unsigned ptl_md_ev_mask(const ptl_md_t *d) {
-  unsigned opts = d->options, m = ~0u;
+  unsigned opts = d->options, m = ~PTL_EVM_FAILED_SEND;
   if (d->eq_handle == PTL_EQ_NONE || (opts & PTL_MD_EVENTS_OFF) == PTL_MD_EVENTS_OFF) return 0;
   if (opts & PTL_MD_EVENT_START_DISABLE) m &= ~PTL_START_KINDS;
   if (opts & PTL_MD_EVENT_END_DISABLE) m &= ~PTL_END_KINDS;
+  if (opts & PTLX_MD_EVENT_SEND_DISABLE)
+    m = (m & ~PTL_SEND_KINDS) | ((m & (1u << PTL_EVENT_SEND_END)) ? PTL_EVM_FAILED_SEND : 0u);
   return m;
 }
 
@@ -543,7 +549,9 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
   ptl_eqo_t *eq;
   ptl_event_t *ev;
   uint64_t pos;
-  if (!(md->ev_mask & (1u << type))) return 0;
+  if (!(md->ev_mask & (1u << type)) &&
+      !(type == PTL_EVENT_SEND_END && in->fail != PTL_NI_OK && (md->ev_mask & PTL_EVM_FAILED_SEND)))
+    return 0;
   if (PTL_UNLIKELY(!(eq = ptl_md_eq(md)))) return ptl_eq_lost(ni, NULL, side);
   int nic = side == PTL_SIDE_RX && eq->nic;
   if (nic) {

@@ -7,7 +7,7 @@
 
 #define PTL_MD_ALL_OPTIONS                                                                                             \
   (PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE | PTL_MD_ACK_DISABLE | PTL_MD_MAX_SIZE |     \
-   PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE)
+   PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE | PTLX_MD_EVENT_SEND_DISABLE)
 
 int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_reg_t *reg) {
   memset(reg, 0, sizeof(*reg));

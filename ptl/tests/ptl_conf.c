@@ -217,6 +217,29 @@ static void t_put_ack(void) {
   EXPECT(teq, PTL_EVENT_PUT_END);
   tbarrier();
   EXPECT_NONE(ieq, 50);
+  /* a source with PTLX_MD_EVENT_SEND_DISABLE: no SEND events (the ACK, and
+   * the target's, as ever) */
+  OK(PtlMDUnlink(tmd));
+  OK(PtlMDAttach(p.me, test_md(tbuf, max, PTL_MD_THRESH_INF, RW, teq, tbuf), PTL_RETAIN, &tmd));
+  {
+    ptl_handle_md_t qmd;
+    ptl_md_t qd = test_md(sbuf, max, PTL_MD_THRESH_INF, PTLX_MD_EVENT_SEND_DISABLE, ieq, sbuf);
+    OK(PtlMDBind(ni, qd, PTL_RETAIN, &qmd));
+    tbarrier();
+    fill(sbuf, 4096, 90 + (unsigned)rank);
+    OK(PtlPutRegion(qmd, 0, 4096, PTL_ACK_REQ, pid_of(to), 1, 0, 0x5, 64, 0x9a));
+    ptl_event_t e = EXPECT(ieq, PTL_EVENT_ACK);
+    CHECK(e.md_handle == qmd && e.mlength == 4096 && e.offset == 64 && e.hdr_data == 0x9a);
+    EXPECT(teq, PTL_EVENT_PUT_START);
+    e = EXPECT(teq, PTL_EVENT_PUT_END);
+    CHECK(e.mlength == 4096 && e.offset == 64 && filled(tbuf + 64, 4096, 90 + (unsigned)from));
+    OK(PtlPutRegion(qmd, 0, 8, PTL_NO_ACK_REQ, pid_of(to), 1, 0, 0x5, 0, 0));
+    EXPECT(teq, PTL_EVENT_PUT_START);
+    EXPECT(teq, PTL_EVENT_PUT_END);
+    tbarrier();
+    EXPECT_NONE(ieq, 50);
+    OK(PtlMDUnlink(qmd));
+  }
   pair_down(&p);
   RC(PtlMDUnlink(tmd), PTL_MD_INVALID); /* went with its ME */
   free(tbuf);
@@ -1042,6 +1065,10 @@ static void eo_remote(void) {
   OK(PtlMDBind(ni, sd, PTL_RETAIN, &smd));
   OK(PtlMDBind(ni, dd, PTL_RETAIN, &dmd));
   OK(PtlMDBind(ni, test_md(wbuf, 8, PTL_MD_THRESH_INF, PTL_MD_EVENT_START_DISABLE, ieq, NULL), PTL_RETAIN, &wmd));
+  /* the same source without SEND events (PTLX_MD_EVENT_SEND_DISABLE): the 8-byte Puts go from it */
+  ptl_md_t qd = test_md(sbuf, 100000, PTL_MD_THRESH_INF, PTLX_MD_EVENT_SEND_DISABLE, ieq, sbuf);
+  ptl_handle_md_t qmd;
+  OK(PtlMDBind(ni, qd, PTL_RETAIN, &qmd));
   tbarrier();
 
   /* Puts of every size to every other rank, each with its own hdr_data */
@@ -1053,6 +1080,12 @@ static void eo_remote(void) {
       size_t n = sizes[i], off = (size_t)rank * EO_SLOT + offs[i];
       ptl_hdr_data_t hdr = (ptl_hdr_data_t)rank << 48 | (ptl_hdr_data_t)t << 32 | (ptl_hdr_data_t)(0xa0 + i);
       fill(sbuf, n, 40 + 4 * (unsigned)rank + (unsigned)i);
+      if (n == 8) {
+        OK(PtlPutRegion(qmd, 0, n, PTL_ACK_REQ, pid_of(t), EO_PT, 0, EO_BITS, off, hdr));
+        ptl_event_t ea = EXPECT(ieq, PTL_EVENT_ACK); /* (a SEND event first would fail this) */
+        check_ev(&ea, __LINE__, PTL_EVENT_ACK, t, EO_PT, EO_BITS, n, n, off, qmd, &qd, hdr);
+        continue;
+      }
       OK(PtlPutRegion(smd, 0, n, PTL_ACK_REQ, pid_of(t), EO_PT, 0, EO_BITS, off, hdr));
       ptl_event_t es = EXPECT(ieq, PTL_EVENT_SEND_START), ee = EXPECT(ieq, PTL_EVENT_SEND_END),
                   ea = EXPECT(ieq, PTL_EVENT_ACK);
@@ -1176,6 +1209,7 @@ static void eo_remote(void) {
   OK(PtlMDUnlink(smd));
   OK(PtlMDUnlink(dmd));
   OK(PtlMDUnlink(wmd));
+  OK(PtlMDUnlink(qmd));
   OK(PtlEQFree(teq));
   OK(PtlEQFree(meq));
   OK(PtlEQFree(ieq));

@@ -290,6 +290,33 @@ static void t_events(void) {
   ptl_handle_md_t c = attach(13, ANY, 0, 0, m, PTL_RETAIN, PTL_RETAIN, NULL);
   CHECK(put(13, 0, 4, 0, NULL) == mdo(c));
   RC(next_event(eq, &ev), PTL_EQ_EMPTY);
+  /* PTLX_MD_EVENT_SEND_DISABLE: a send that works posts nothing, one that
+   * fails its SEND_END (unless END events are off); the other kinds stay */
+  {
+    ptl_md_t q = test_md(buf[1], 64, PTL_MD_THRESH_INF, 0, eq, &m);
+    ptl_handle_md_t qh;
+    ptl_evinfo_t ok = {{4, 0}, 9, 0x55, 8, 8, 16, 0xbeef, 0, PTL_NI_OK}, bad = ok;
+    bad.fail = PTL_NI_FAIL;
+    q.options = PTLX_MD_EVENT_SEND_DISABLE;
+    RC(PtlMDBind(nih, q, PTL_RETAIN, &qh), PTL_OK);
+    CHECK(ptl_md_event(ni, mdo(qh), PTL_EVENT_SEND_START, &ok, PTL_SIDE_APP) == 0);
+    CHECK(ptl_md_event(ni, mdo(qh), PTL_EVENT_SEND_END, &ok, PTL_SIDE_APP) == 0);
+    CHECK(ptl_md_event(ni, mdo(qh), PTL_EVENT_SEND_START, &bad, PTL_SIDE_APP) == 0);
+    RC(next_event(eq, &ev), PTL_EQ_EMPTY);
+    CHECK(ptl_md_event(ni, mdo(qh), PTL_EVENT_SEND_END, &bad, PTL_SIDE_APP) != 0);
+    CHECK(ptl_md_event(ni, mdo(qh), PTL_EVENT_ACK, &ok, PTL_SIDE_APP) != 0);
+    RC(next_event(eq, &ev), PTL_OK);
+    CHECK(ev.type == PTL_EVENT_SEND_END && ev.ni_fail_type == PTL_NI_FAIL && ev.md_handle == qh);
+    CHECK(ev.match_bits == 0x55 && ev.offset == 16 && ev.hdr_data == 0xbeef && ev.md.user_ptr == &m);
+    RC(next_event(eq, &ev), PTL_OK);
+    CHECK(ev.type == PTL_EVENT_ACK && ev.ni_fail_type == PTL_NI_OK);
+    RC(PtlMDUnlink(qh), PTL_OK);
+    q.options |= PTL_MD_EVENT_END_DISABLE;
+    RC(PtlMDBind(nih, q, PTL_RETAIN, &qh), PTL_OK);
+    CHECK(ptl_md_event(ni, mdo(qh), PTL_EVENT_SEND_END, &bad, PTL_SIDE_APP) == 0);
+    RC(next_event(eq, &ev), PTL_EQ_EMPTY);
+    RC(PtlMDUnlink(qh), PTL_OK);
+  }
   RC(PtlEQFree(eq), PTL_OK);
   RC(next_event(eq, &ev), PTL_EQ_INVALID);
   CHECK(put(11, 0x77, 4, 0, NULL) == mdo(a)); /* MD of a freed EQ: events dropped, counted */
