@@ -517,31 +517,37 @@ static void slot_done(uint32_t si, uint8_t what) {
   }
 }
 
-/* Run the handler of a complete reply (its header, and an unpacked Long's
- * payload), then retire the request. */
+/* Run the handler of a complete reply (its header h, and an unpacked
+ * Long's payload), then retire the request. */
+static void run_reply_hdr(uint32_t si, const amhdr_t *h) {
+  amslot_t *s = &pa.slot[si];
+  stp_token_t tok = {(gasnet_node_t)s->peer, 0, 0, NULL};
+  void *buf = NULL;
+  if (h->cat == STP_AMB_LONG_UNPACKED) {
+    if (STP_UNLIKELY(s->rpay_dst != h->dst || s->rpay_len != h->len))
+      stp_fatal("AM ReplyLong from node %u: the header names %zu bytes at %p, the payload arrived as %zu bytes at %p",
+                (unsigned)s->peer, h->len, h->dst, s->rpay_len, s->rpay_dst);
+    buf = h->dst;
+  } else {
+    stp_pc.tokens++; /* the token kept for a ReplyLong payload */
+    if (h->cat == STP_AMB_LONG) {
+      if (h->len) memcpy(h->dst, h->payload, h->len);
+      buf = h->dst;
+    } else if (h->cat == STP_AMB_MEDIUM) {
+      buf = h->payload;
+    }
+  }
+  if (h->handler) /* 0: the implicit reply of a handler that sent none */
+    stp_am_run(&tok, (gasnet_handler_t)h->handler, api_cat(h->cat), h->args, (int)h->nargs, buf, h->len);
+  slot_done(si, AS_REPLY);
+}
+
+/* The same, its header decoded again from what reply_arrived kept. */
 static void run_reply(uint32_t si) {
   amslot_t *s = &pa.slot[si];
   amhdr_t h;
-  stp_token_t tok = {(gasnet_node_t)s->peer, 0, 0, NULL};
-  void *buf = NULL;
   decode(s->rbits, s->rhdr, slot_mem(si), s->rlen, &h); /* checked when it arrived */
-  if (h.cat == STP_AMB_LONG_UNPACKED) {
-    if (STP_UNLIKELY(s->rpay_dst != h.dst || s->rpay_len != h.len))
-      stp_fatal("AM ReplyLong from node %u: the header names %zu bytes at %p, the payload arrived as %zu bytes at %p",
-                (unsigned)s->peer, h.len, h.dst, s->rpay_len, s->rpay_dst);
-    buf = h.dst;
-  } else {
-    stp_pc.tokens++; /* the token kept for a ReplyLong payload */
-    if (h.cat == STP_AMB_LONG) {
-      if (h.len) memcpy(h.dst, h.payload, h.len);
-      buf = h.dst;
-    } else if (h.cat == STP_AMB_MEDIUM) {
-      buf = h.payload;
-    }
-  }
-  if (h.handler) /* 0: the implicit reply of a handler that sent none */
-    stp_am_run(&tok, (gasnet_handler_t)h.handler, api_cat(h.cat), h.args, (int)h.nargs, buf, h.len);
-  slot_done(si, AS_REPLY);
+  run_reply_hdr(si, &h);
 }
 
 /* A reply is complete: run it now, or after the request handler that is
@@ -599,6 +605,11 @@ static void reply_arrived(const ptl_event_t *ev) {
     stp_fatal("AM flow control: node %u lent credits it could not: %s", (unsigned)from, credits_error(&pa.cr));
   if (h.cat >= STP_AMB_LONG && STP_UNLIKELY(!stp_in_my_segment(h.dst, h.len)))
     stp_bad_address("AM ReplyLong destination", (gasnet_node_t)from, h.dst, h.len);
+  if (STP_LIKELY(h.cat != STP_AMB_LONG_UNPACKED && !stp.in_handler)) { /* complete, and may run now */
+    s->hdr_in = 1;
+    run_reply_hdr(si, &h);
+    return;
+  }
   s->hdr_in = 1;
   s->rbits = ev->match_bits;
   s->rhdr = ev->hdr_data;

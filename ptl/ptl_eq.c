@@ -205,10 +205,11 @@ int PtlEQFree(ptl_handle_eq_t eq_handle) {
     eq = ptl_pool_get(&ni->eqs, eq_handle);
   }
   if (eq) {
-    if (ni->eq_hot == eq) {
-      ni->eq_hot = NULL;
-      ni->eq_hot_h = 0;
-    }
+    for (int i = 0; i < 2; i++)
+      if (ni->eq_hot[i] == eq) {
+        ni->eq_hot[i] = NULL;
+        ni->eq_hot_h[i] = 0;
+      }
     eq_rings_free(ni, eq);
     ptl_pool_free(&ni->eqs, eq);
   }
@@ -301,16 +302,21 @@ out:
   return rc;
 }
 
-/* The common case first: one EQ with an event waiting (the EQ looked up
- * last needs no validation: it stays valid until PtlEQFree forgets it). */
+/* The common case first: one EQ with an event waiting (the two EQs looked
+ * up last need no validation: they stay valid until PtlEQFree forgets
+ * them). */
 static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, ptl_event_t *event, ptl_eqo_t **out) {
   ptl_ni_t *ni = ptl_the_ni;
   ptl_eqo_t *eq;
   if (PTL_UNLIKELY(!ni || !event)) return PTL_EQ_EMPTY;
-  if (PTL_UNLIKELY(eqh != ni->eq_hot_h || !(eq = ni->eq_hot))) {
+  if (PTL_LIKELY(eqh == ni->eq_hot_h[0] && (eq = ni->eq_hot[0]))) {
+  } else if (PTL_LIKELY(eqh == ni->eq_hot_h[1] && (eq = ni->eq_hot[1]))) {
+  } else { /* the older one goes */
     if (!(eq = ptl_pool_get(&ni->eqs, eqh))) return PTL_EQ_EMPTY;
-    ni->eq_hot_h = eqh;
-    ni->eq_hot = eq;
+    ni->eq_hot_h[1] = ni->eq_hot_h[0];
+    ni->eq_hot[1] = ni->eq_hot[0];
+    ni->eq_hot_h[0] = eqh;
+    ni->eq_hot[0] = eq;
   }
   *out = eq;
   return eq_take(eq, event);

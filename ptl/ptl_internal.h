@@ -371,9 +371,11 @@ struct ptl_ni {
   _Atomic uint64_t pub_dirty;        /* bit pt: the rx side changed that list (re-publish, app side) */
   _Atomic uint64_t posted;           /* events posted by the rx side (when hooks->wake) */
   _Atomic int sleepers;              /* the client thread is (about to be) blocked */
-  /* the EQ last taken from and its handle (client thread; PtlEQFree forgets it) */
-  ptl_handle_eq_t eq_hot_h;
-  struct ptl_eqo *eq_hot;
+  /* the two EQs last looked up and their handles, the latest first (client
+   * thread; PtlEQFree forgets them): a client polling two EQs in turn
+   * (seed 000's AM_EQ and SAFE_EQ) looks neither up */
+  ptl_handle_eq_t eq_hot_h[2];
+  struct ptl_eqo *eq_hot[2];
   const ptl_hooks_t *hooks;
   void *x; /* the transport's state */
 };

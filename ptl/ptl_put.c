@@ -424,10 +424,10 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
       ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff);
       sc_end(x);
     }
-    if (md->ev_mask & (PTL_SEND_KINDS | (1u << PTL_EVENT_ACK)) || (!ok && md->ev_mask))
+    int ack = ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE);
+    if (md->ev_mask & (PTL_SEND_KINDS | (ack ? 1u << PTL_EVENT_ACK : 0u)) || (!ok && md->ev_mask)) /* any to post */
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
-                ok ? PTL_NI_OK : PTL_NI_FAIL, ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE),
-                target, mlen, roff);
+                ok ? PTL_NI_OK : PTL_NI_FAIL, ack, target, mlen, roff);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_PUT, 1); /* also a SEND_COUNT (PtlNIStatus) */
     ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
     return PTL_OK;

@@ -51,6 +51,9 @@ LINKCUT_LOADS=${LINKCUT_LOADS:-am_flood putlat}
 LINKCUT_AFTER=${LINKCUT_AFTER:-5}      # seconds of traffic before the cut
 LINKCUT_BOUND=${LINKCUT_BOUND:-60}     # the job must end this long after the cut
 LINKCUT_HOST=${LINKCUT_HOST:-2}        # whose link is cut
+AMLONG_REPS=${AMLONG_REPS:-5}          # amlong: repetitions (TSR and PSS alternate in each)
+AMLONG_MODES=${AMLONG_MODES:-offload host}
+AMLONG_ITERS=${AMLONG_ITERS:-2000}
 # TCP in every emulated host (per network namespace; see --help)
 EMU_TCP_RETRIES2=${EMU_TCP_RETRIES2-5}       # kernel default 15: ~15 min of retransmissions
 EMU_TCP_SYN_RETRIES=${EMU_TCP_SYN_RETRIES-2} # kernel default 6: ~2 min per connect to a silent host
@@ -114,7 +117,14 @@ commands:
   linkcut          per stage and workload: start a long job, cut host
                    $LINKCUT_HOST's link after ${LINKCUT_AFTER}s; the job must end (non-zero, with
                    an error message) within ${LINKCUT_BOUND}s; prints the time and messages
-  (suite and linkcut set up afresh and always tear down at the end)
+  amlong           seed 002 across the network: stpbench amlong (ping-pong),
+                   amlongbw (flood) and aminject (injection vs queue depth)
+                   of the portals stage, 4-64 KiB, one rank per host,
+                   STAGEPORT_AM_LONG=tsr and =pss alternating, AMLONG_REPS
+                   times per ptl mode; prints medians and TSR/PSS (on one
+                   host PSS's ACK is a local flush: the network is where
+                   seed 002's difference is)
+  (suite, linkcut and amlong set up afresh and always tear down at the end)
 
 environment (all optional):
   EMU_HOSTS=$NHOSTS (1..4)  EMU_PPN=$PPN (processes per host)  EMU_NET=$NET (a /24)
@@ -138,6 +148,7 @@ environment (all optional):
           the job must end by itself: the script stops it (SIGTERM, then
           SIGKILL) only after LINKCUT_BOUND, and that is a FAIL (HANG)
   LINKCUT_AFTER=$LINKCUT_AFTER LINKCUT_BOUND=$LINKCUT_BOUND LINKCUT_HOST=$LINKCUT_HOST
+  AMLONG_REPS=$AMLONG_REPS AMLONG_MODES="$AMLONG_MODES" AMLONG_ITERS=$AMLONG_ITERS (amlong; logs in LOGDIR/amlong)
   TCP inside every emulated host (mpirun's too: it runs on emu1), set with
   sysctl in each namespace at setup; empty = the kernel's default:
   EMU_TCP_RETRIES2="$EMU_TCP_RETRIES2"  net.ipv4.tcp_retries2: an established socket with
@@ -787,6 +798,51 @@ do_linkcut() {
 }
 
 # ---------------------------------------------------------------- main
+# amlong: TSR against PSS, alternating; the medians table from the logs
+do_amlong() {
+  local r mode p log dir="$LOGDIR/amlong" failed=0
+  [ -x "$BENCHDIR/stpbench" ] || die "no $BENCHDIR/stpbench: build first"
+  mkdir -p "$dir"
+  rm -f "$dir"/*.log
+  for r in $(seq "$AMLONG_REPS"); do
+    for mode in $AMLONG_MODES; do
+      for p in tsr pss; do
+        log="$dir/$mode-$p-$r.log"
+        stage_env "portals/$mode"
+        export STAGEPORT_AM_LONG=$p
+        run_job "$CONF_TIMEOUT" "$log" 1 "$BENCHDIR/stpbench" -t amlong,amlongbw,aminject -m 4096 -M 65536 \
+          -i "$AMLONG_ITERS"
+        if [ "$RC" != 0 ]; then
+          failed=1
+          say "$mode $p (repetition $r): exit status $RC, $log"
+        fi
+      done
+    done
+  done
+  unset STAGEPORT_AM_LONG
+  python3 - "$dir" <<'PY'
+import glob, os, statistics, sys
+runs = {}
+for f in sorted(glob.glob(os.path.join(sys.argv[1], '*.log'))):
+    mode, proto, _ = os.path.basename(f)[:-4].split('-')
+    for line in open(f):
+        w = line.split()
+        if len(w) >= 6 and w[0] == 'portals' and w[2].isdigit():
+            col = 5 if w[1] == 'amlongbw' else 4  # MB/s for the flood, us otherwise
+            runs.setdefault((mode, w[1], int(w[2]), proto), []).append(float(w[col]))
+print('| mode | test | bytes or depth | TSR | PSS | TSR/PSS | runs |')
+print('|---|---|---|---|---|---|---|')
+for (mode, test, size, proto) in sorted(runs, key=lambda k: (k[0] != 'offload', k[1], k[2])):
+    if proto != 'tsr' or (mode, test, size, 'pss') not in runs:
+        continue
+    a, b = runs[(mode, test, size, 'tsr')], runs[(mode, test, size, 'pss')]
+    unit = 'MB/s' if test == 'amlongbw' else 'us'
+    ma, mb = statistics.median(a), statistics.median(b)
+    print(f'| {mode} | {test} | {size} | {ma:.2f} {unit} | {mb:.2f} {unit} | {ma / mb:.2f}x | {len(a)}/{len(b)} |')
+PY
+  return "$failed"
+}
+
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
@@ -844,6 +900,12 @@ case $command_word in
     need_tools
     TEARDOWN_AT_EXIT=1
     do_linkcut
+    ;;
+  amlong)
+    need_tools
+    TEARDOWN_AT_EXIT=1
+    setup
+    do_amlong
     ;;
   "") usage >&2; exit 2 ;;
   *) echo "emuhosts: unknown command \"$command_word\"" >&2; usage >&2; exit 2 ;;
