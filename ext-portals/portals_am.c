@@ -104,11 +104,10 @@
 #define NONE UINT32_MAX
 _Static_assert(SLOT_SIZE >= MSG_MAX && SLOT_SIZE % 64 == 0, "a ReqSB slot holds the largest message");
 
-enum { AS_REPLY = 2 };                  /* a request's events still to come */
 enum { RP_HDR = 1, RP_PAY = 2 };        /* a reply's SEND_ENDs still to come */
 
 typedef struct amslot { /* a request in flight: its ReqSB slot */
-  uint8_t need;          /* AS_* */
+  uint8_t waiting;       /* in flight: its reply has not run yet */
   uint8_t hdr_in;        /* the reply header is in (an unpacked ReplyLong may wait for its payload) */
   uint8_t rpay_in;       /* the ReplyLong payload is in */
   uint8_t pay_sent;      /* our Long payload is locally complete (SEND_END) */
@@ -508,13 +507,13 @@ static void am_eq_event(const ptl_event_t *ev) {
 /* ------------------------------------------------------------------ */
 /* requester side: SAFE_EQ events of our AMs                           */
 /* ------------------------------------------------------------------ */
-static void slot_done(uint32_t si, uint8_t what) {
+/* The request's reply has run: its slot is free (a request posts no
+ * SEND_END, so the reply is the last thing it waits for). */
+static void slot_free(uint32_t si) {
   amslot_t *s = &pa.slot[si];
-  s->need &= (uint8_t)~what;
-  if (!s->need) {
-    s->next = pa.free_slot;
-    pa.free_slot = si;
-  }
+  s->waiting = 0;
+  s->next = pa.free_slot;
+  pa.free_slot = si;
 }
 
 /* Run the handler of a complete reply (its header h, and an unpacked
@@ -539,7 +538,7 @@ static void run_reply_hdr(uint32_t si, const amhdr_t *h) {
   }
   if (h->handler) /* 0: the implicit reply of a handler that sent none */
     stp_am_run(&tok, (gasnet_handler_t)h->handler, api_cat(h->cat), h->args, (int)h->nargs, buf, h->len);
-  slot_done(si, AS_REPLY);
+  slot_free(si);
 }
 
 /* The same, its header decoded again from what reply_arrived kept. */
@@ -561,7 +560,7 @@ static void reply_ready(uint32_t si) {
  * node, still waiting for its reply. */
 static uint32_t reply_slot(uint64_t off, uint32_t from, const char *what) {
   uint32_t si = (uint32_t)(off / SLOT_SIZE);
-  if (STP_UNLIKELY(off % SLOT_SIZE || si >= pa.nslots || !(pa.slot[si].need & AS_REPLY) || pa.slot[si].peer != from))
+  if (STP_UNLIKELY(off % SLOT_SIZE || si >= pa.nslots || !pa.slot[si].waiting || pa.slot[si].peer != from))
     stp_fatal("AM %s from node %u names ReqSB offset %llu, which is no request of ours to it", what, (unsigned)from,
               (unsigned long long)off);
   return si;
@@ -605,12 +604,11 @@ static void reply_arrived(const ptl_event_t *ev) {
     stp_fatal("AM flow control: node %u lent credits it could not: %s", (unsigned)from, credits_error(&pa.cr));
   if (h.cat >= STP_AMB_LONG && STP_UNLIKELY(!stp_in_my_segment(h.dst, h.len)))
     stp_bad_address("AM ReplyLong destination", (gasnet_node_t)from, h.dst, h.len);
+  s->hdr_in = 1;
   if (STP_LIKELY(h.cat != STP_AMB_LONG_UNPACKED && !stp.in_handler)) { /* complete, and may run now */
-    s->hdr_in = 1;
     run_reply_hdr(si, &h);
     return;
   }
-  s->hdr_in = 1;
   s->rbits = ev->match_bits;
   s->rhdr = ev->hdr_data;
   s->rlen = ev->mlength;
@@ -681,7 +679,7 @@ static uint32_t slot_get(gasnet_node_t dest) {
   si = pa.free_slot;
   s = &pa.slot[si];
   pa.free_slot = s->next;
-  s->need = AS_REPLY;
+  s->waiting = 1;
   s->hdr_in = s->rpay_in = s->pay_sent = s->pay_acked = 0;
   s->peer = dest;
   return si;

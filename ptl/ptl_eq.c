@@ -309,9 +309,8 @@ static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, p
   ptl_ni_t *ni = ptl_the_ni;
   ptl_eqo_t *eq;
   if (PTL_UNLIKELY(!ni || !event)) return PTL_EQ_EMPTY;
-  if (PTL_LIKELY(eqh == ni->eq_hot_h[0] && (eq = ni->eq_hot[0]))) {
-  } else if (PTL_LIKELY(eqh == ni->eq_hot_h[1] && (eq = ni->eq_hot[1]))) {
-  } else { /* the older one goes */
+  eq = eqh == ni->eq_hot_h[0] ? ni->eq_hot[0] : eqh == ni->eq_hot_h[1] ? ni->eq_hot[1] : NULL;
+  if (PTL_UNLIKELY(!eq)) { /* look it up; the older one goes */
     if (!(eq = ptl_pool_get(&ni->eqs, eqh))) return PTL_EQ_EMPTY;
     ni->eq_hot_h[1] = ni->eq_hot_h[0];
     ni->eq_hot[1] = ni->eq_hot[0];

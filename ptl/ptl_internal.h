@@ -546,14 +546,19 @@ static inline ptl_eqo_t *ptl_md_eq(const ptl_mdo_t *md) {
   return eq && PTL_RD(eq->o.live) && PTL_RD(eq->o.gen) == md->eq_gen ? eq : NULL;
 }
 
+/* Does an MD whose ev_mask is m post an event of this type, whose
+ * ni_fail_type is fail?  (A failed send's SEND_END also under
+ * PTLX_MD_EVENT_SEND_DISABLE.) */
+static inline int ptl_ev_posts(unsigned m, ptl_event_kind_t type, ptl_ni_fail_t fail) {
+  return ((m >> type) & 1) || (type == PTL_EVENT_SEND_END && fail != PTL_NI_OK && (m & PTL_EVM_FAILED_SEND));
+}
+
 static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t type, const ptl_evinfo_t *in,
                                      int side) {
   ptl_eqo_t *eq;
   ptl_event_t *ev;
   uint64_t pos;
-  if (!(md->ev_mask & (1u << type)) &&
-      !(type == PTL_EVENT_SEND_END && in->fail != PTL_NI_OK && (md->ev_mask & PTL_EVM_FAILED_SEND)))
-    return 0;
+  if (!ptl_ev_posts(md->ev_mask, type, in->fail)) return 0;
   if (PTL_UNLIKELY(!(eq = ptl_md_eq(md)))) return ptl_eq_lost(ni, NULL, side);
   int nic = side == PTL_SIDE_RX && eq->nic;
   if (nic) {

@@ -138,9 +138,11 @@ static inline __attribute__((always_inline)) void
 sc_events(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t end, ptl_process_id_t from,
           ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t len, ptl_size_t mlen, ptl_size_t off, ptl_hdr_data_t hdr,
           ptl_ni_fail_t fail, int ack, ptl_process_id_t target, ptl_size_t amlen, ptl_size_t roff) {
-  unsigned m = md->ev_mask, s = (m >> start) & 1,
-           en = ((m >> end) & 1) | (end == PTL_EVENT_SEND_END && fail != PTL_NI_OK && (m & PTL_EVM_FAILED_SEND));
-  ptl_eqo_t *eq = ptl_md_eq(md);
+  unsigned m = md->ev_mask, s = ptl_ev_posts(m, start, fail), en = ptl_ev_posts(m, end, fail);
+  ptl_eqo_t *eq;
+  ack = ack && ptl_ev_posts(m, PTL_EVENT_ACK, PTL_NI_OK);
+  if (!(s | en | ack)) return; /* none of these kinds is on */
+  eq = ptl_md_eq(md);
   if (PTL_LIKELY(eq != NULL)) ptl_eq_catch_up(eq);
   if (PTL_UNLIKELY(!eq || eq->own_tail - eq->own_head + s + en + (ack != 0) > eq->mask + 1)) {
     ptl_evinfo_t in = {from, pt, bits, len, mlen, off, hdr, 0, fail};
@@ -424,10 +426,10 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
       ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff);
       sc_end(x);
     }
-    int ack = ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE);
-    if (md->ev_mask & (PTL_SEND_KINDS | (ack ? 1u << PTL_EVENT_ACK : 0u)) || (!ok && md->ev_mask)) /* any to post */
+    if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
-                ok ? PTL_NI_OK : PTL_NI_FAIL, ack, target, mlen, roff);
+                ok ? PTL_NI_OK : PTL_NI_FAIL, ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE),
+                target, mlen, roff);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_PUT, 1); /* also a SEND_COUNT (PtlNIStatus) */
     ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
     return PTL_OK;
