@@ -186,24 +186,7 @@ void stp_op_wait(stp_op_t *op, int which) {
 /* ------------------------------------------------------------------ */
 /* waiting                                                             */
 /* ------------------------------------------------------------------ */
-#define STP_SPINBLOCK_SPINS 1000u
-
-/* A wait that has spun STP_SPINBLOCK_SPINS steps yields at every step in
- * SPINBLOCK mode; when it yields only because a network's progress threads
- * outnumber the cores, at every 1024th: often enough that those threads run
- * (no whole time slice lost), rarely enough that a node waiting long (say,
- * the passive side of a ping-pong) still answers at once (64 cost the
- * hybrid AM round trip ~15 %; offload over TCP is as fast with 1024). */
-#define STP_SHARE_PERIOD 1024u
-
-void stp_wait_step_slow(unsigned *spins) {
-  if (stp.yield_always) {
-    sched_yield();
-    return;
-  }
-  if (++*spins > STP_SPINBLOCK_SPINS && (stp.waitmode == GASNET_WAIT_SPINBLOCK || *spins % STP_SHARE_PERIOD == 0))
-    sched_yield();
-}
+/* (stp_wait_step_slow: stp_internal.h) */
 
 /* ------------------------------------------------------------------ */
 /* handler invocation                                                  */

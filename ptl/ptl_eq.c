@@ -249,7 +249,11 @@ static int eqs_sleeping(ptl_eqo_t **eq, int size, int on) {
  * progress (nonzero: something happened), and the lists the rx side
  * changed re-published. */
 static inline unsigned progress_once(ptl_ni_t *ni) {
-  unsigned n = ni->hooks && ni->hooks->progress ? ni->hooks->progress(ni) : 0;
+  unsigned n = 0;
+  if (PTL_LIKELY(ni->idle_skip))
+    ni->idle_skip--;
+  else if (ni->hooks && ni->hooks->progress)
+    n = ni->hooks->progress(ni);
   if (PTL_UNLIKELY(atomic_load_explicit(&ni->pub_dirty, memory_order_relaxed))) ptl_list_dirty(ni);
   return n;
 }
@@ -321,16 +325,25 @@ static inline __attribute__((always_inline)) int eq_quick(ptl_handle_eq_t eqh, p
   return eq_take(eq, event);
 }
 
-/* A valid EQ found empty: progress once, look again (PtlEQPoll's loop
- * with a zero timeout, without its setup: a poll finding nothing is the
- * common case of a waiting client). */
+/* A valid EQ found empty: progress once, and look again if that did
+ * something (PtlEQPoll's loop with a zero timeout, without its setup: a
+ * poll finding nothing is the common case of a waiting client).  Not when
+ * the previous look returned an event: that empty look ends a drain, and
+ * the event's handling is what the caller does next (the progress comes
+ * with its next look, one call later). */
 int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event) {
   ptl_eqo_t *eq = NULL;
   int which, rc = eq_quick(eq_handle, event, &eq);
-  if (rc != PTL_EQ_EMPTY) return rc;
+  if (rc != PTL_EQ_EMPTY) {
+    eq->took = 1;
+    return rc;
+  }
   if (PTL_UNLIKELY(!eq)) return PtlEQPoll(&eq_handle, 1, 0, event, &which); /* (the errors) */
-  progress_once(ptl_the_ni);
-  return eq_take(eq, event);
+  if (eq->took) {
+    eq->took = 0;
+    return PTL_EQ_EMPTY;
+  }
+  return progress_once(ptl_the_ni) ? eq_take(eq, event) : PTL_EQ_EMPTY;
 }
 
 int PtlEQWait(ptl_handle_eq_t eq_handle, ptl_event_t *event) {

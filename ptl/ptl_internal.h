@@ -283,6 +283,7 @@ typedef struct ptl_eqo {
   struct ptl_mdo *xmd_md[PTL_XMD_PER_EQ]; /* the MD each sh->xmd[] serves, or NULL (owner, lock held) */
   uint8_t xmd_busy[PTL_XMD_PER_EQ];       /* sh->xmd[i] taken: until its entry's revocation is done */
   uint8_t dying;                          /* PtlEQFree: no entry posting here may be published any more */
+  uint8_t took;                           /* PtlEQGet's last look found an event (client thread) */
 } ptl_eqo_t;
 
 /* Reserve room for a message of rlength in a locally managed MD (length,
@@ -376,6 +377,10 @@ struct ptl_ni {
    * (seed 000's AM_EQ and SAFE_EQ) looks neither up */
   ptl_handle_eq_t eq_hot_h[2];
   struct ptl_eqo *eq_hot[2];
+  /* progress calls a waiting client makes without calling hooks->progress:
+   * the transport's say (client thread; offload mode with none of the
+   * client's own sends in flight, see offload_progress) */
+  uint32_t idle_skip;
   const ptl_hooks_t *hooks;
   void *x; /* the transport's state */
 };

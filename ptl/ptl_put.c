@@ -249,10 +249,12 @@ static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_si
     xm = &e->lsh->xmd[e->xslot1 - 1];
     if (!ptl_xmd_reserve(xm, e->length, e->max_size, e->options, len, off, mlen, &crossed, &ops)) return 0;
   }
-  if (put)
+  if (!*mlen) { /* (a header alone: no call to make) */
+  } else if (put) {
     memcpy(e->lbase + *off, local, *mlen);
-  else
+  } else {
     memcpy(local, e->lbase + *off, *mlen);
+  }
   if (e->ev_mask & (1u << type)) {
     ptl_eq_slot_t *s = ptl_eq_reserve(e->lsh, e->ring_mask, &pos, &e->lhead);
     if (PTL_LIKELY(s != NULL)) {

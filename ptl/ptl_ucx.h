@@ -129,7 +129,6 @@ typedef struct ptl_x {
   _Atomic int busy;        /* inside a shortcut operation */
   int asym;                /* membarrier() orders busy against revocations (else a fence) */
   int tx_inflight;         /* sends on txw not yet complete */
-  unsigned idle_polls;     /* offload_progress calls with none in flight */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
   _Atomic int lazy_acks;   /* ... of lazy revocations (PTL_CTL_LAZY) */
   ptl_pool_t ops[2];       /* ptl_op_t per side */

@@ -57,7 +57,10 @@ int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, 
     if (!x->closing) stp_ucx_report(&x->u, st, "sending a ptl message (id %u) to rank %d", id, peer);
     return SEND_FAIL;
   }
-  if (side == PTL_SIDE_APP) x->tx_inflight++;
+  if (side == PTL_SIDE_APP) {
+    x->tx_inflight++;
+    ni->idle_skip = 0; /* its completion needs the client's progress */
+  }
   return SEND_LATER;
 }
 
@@ -358,16 +361,18 @@ static void host_block(ptl_ni_t *ni, uint64_t seen, int timeout_ms) {
 
 /* Offload mode, a waiting client: its own sends, and whatever the progress
  * thread is not doing at this moment (on a busy machine it may not be
- * running at all).  With none of its sends in flight, the client looks
- * only every LEND_EVERY-th time: a poll that finds nothing then costs a
- * look at each ring, not two workers' progress -- one-sided events need
- * neither, and a client waiting for a matched event still lends its hand
- * within a few polls. */
-#define LEND_EVERY 8
+ * running at all).  With none of its sends in flight, the client comes
+ * here only every LEND_EVERY-th time (ni->idle_skip, counted down inline
+ * by the pure layer): a poll that finds nothing then costs a look at each
+ * ring, not two workers' progress -- one-sided events need neither, and a
+ * client waiting for a matched event still lends its hand within a few
+ * dozen polls (a send of its own resets the count: ptl_am_send). */
+#define LEND_EVERY 64
 static unsigned offload_progress(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
-  if (!x->tx_inflight && ++x->idle_polls % LEND_EVERY) return 0;
-  return ucp_worker_progress(x->txw) + ptl_main_progress(x);
+  unsigned n = ucp_worker_progress(x->txw) + ptl_main_progress(x);
+  ni->idle_skip = x->tx_inflight ? 0 : LEND_EVERY - 1;
+  return n;
 }
 
 /* Offload mode, idle: sleep until the progress thread posts an event or
