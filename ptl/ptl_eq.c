@@ -26,7 +26,7 @@
 
 /* The full event of a compact record (ptl_eq_slot_t), its MD snapshot from
  * the MD, which is not freed before the consumer is past its events. */
-static void eq_expand(ptl_event_t *ev, const ptl_rec_t *r) {
+static inline __attribute__((always_inline)) void eq_expand(ptl_event_t *ev, const ptl_rec_t *r) {
   ptl_ni_t *ni = ptl_the_ni;
   uint32_t slot = (uint32_t)(r->md_handle & ((1u << PTL_SLOT_BITS) - 1));
   const ptl_mdo_t *md = slot < ni->mds.count ? ptl_pool_at(&ni->mds, slot) : NULL;

@@ -239,8 +239,10 @@ static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uin
  * locally managed MD without room (inactive, or the message does not fit):
  * nothing was done; 2: done, and the target's progress thread or client
  * must look (an MD to unlink, or a client that may be asleep). */
-static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_size_t len, ptl_size_t *off,
-                     ptl_size_t *mlen, ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_hdr_data_t hdr) {
+static inline __attribute__((always_inline)) int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local,
+                                                           ptl_size_t len, ptl_size_t *off, ptl_size_t *mlen,
+                                                           ptl_pt_index_t pt, ptl_match_bits_t bits,
+                                                           ptl_hdr_data_t hdr) {
   ptl_event_kind_t type = put ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END;
   ptl_xmd_t *xm = NULL;
   uint64_t ops = 0, pos;
@@ -278,8 +280,10 @@ static int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local, ptl_si
  * before the initiator hears of the revocation -- the next entry that
  * matches is the one a full walk would pick (an inactive MD shadows
  * nothing).  0: none took it (the matched path decides). */
-static int sc_xput(ptl_x_t *x, ptl_ni_t *ni, ptl_pubent_t *e, uint32_t target, char *local, ptl_size_t len,
-                   ptl_size_t *roff, ptl_size_t *mlen, ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_hdr_data_t hdr) {
+static inline __attribute__((always_inline)) int sc_xput(ptl_x_t *x, ptl_ni_t *ni, ptl_pubent_t *e, uint32_t target,
+                                                         char *local, ptl_size_t len, ptl_size_t *roff,
+                                                         ptl_size_t *mlen, ptl_pt_index_t pt, ptl_match_bits_t bits,
+                                                         ptl_hdr_data_t hdr) {
   ptl_peer_t *peer = &x->peer[target];
   int w;
   while (!(w = sc_xwrite(ni, e, 1, local, len, roff, mlen, pt, bits, hdr)) &&
