@@ -392,7 +392,10 @@ typedef uint64_t ptl_sr_value_t;
 #define PTLX_SR_MD_REGISTER 12u /* MDs that had to pin + register memory */
 #define PTLX_SR_MD_PIN_FAIL 13u /* of those, pinning refused */
 #define PTLX_SR_STALE 14u       /* ACKs/replies dropped: their MD was gone */
-#define PTLX_SR_MAX 15u
+/* Puts of at most 64 KiB to event entries published but not mapped here
+ * (over a network), sent with UCX's eager protocol: no rendezvous round trip */
+#define PTLX_SR_EAGER_PUT 15u
+#define PTLX_SR_MAX 16u
 
 /* Return codes. */
 enum {
@@ -499,7 +502,10 @@ int PtlEQAlloc(ptl_handle_ni_t ni_handle, ptl_size_t count, ptl_eq_handler_t eq_
  * dropped). */
 int PtlEQFree(ptl_handle_eq_t eq_handle);
 /* Next event: PTL_OK, PTL_EQ_DROPPED (event valid, earlier ones lost),
- * PTL_EQ_EMPTY.  In host mode this is also where matching happens. */
+ * PTL_EQ_EMPTY.  In host mode this is also where matching happens: a call
+ * that finds the EQ empty progresses once -- except the one right after a
+ * call on this EQ returned an event (it ends a drain, and the caller has
+ * an event to handle first); the call after it progresses. */
 int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event);
 /* Block until an event. */
 int PtlEQWait(ptl_handle_eq_t eq_handle, ptl_event_t *event);

@@ -80,11 +80,13 @@ static inline void sc_end(ptl_x_t *x) { atomic_store_explicit(&x->busy, 0, memor
 
 /* Enter a shortcut operation: busy set and the entry of target for (pt,
  * bits) if it allows the operation and takes [roff, +len) (*mlen: what it
- * takes); else NULL, busy clear.  (A peer with published entries is an
+ * takes); else NULL, busy clear (*unmapped set if that entry is an event
+ * entry this process cannot write).  (A peer with published entries is an
  * offload peer: only those publish.) */
 static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, uint32_t target, ptl_pt_index_t pt,
                                                                     ptl_match_bits_t bits, unsigned opbit,
-                                                                    ptl_size_t roff, ptl_size_t len, ptl_size_t *mlen) {
+                                                                    ptl_size_t roff, ptl_size_t len, ptl_size_t *mlen,
+                                                                    int *unmapped) {
   ptl_peer_t *peer = &x->peer[target];
   ptl_pubent_t *e;
   if (!atomic_load_explicit(&peer->npub, memory_order_relaxed)) return NULL;
@@ -102,6 +104,7 @@ static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, 
       *mlen = len;
       return e;
     }
+    *unmapped = !e->lbase; /* its events need the target: the matched path sends the data eagerly */
     e = NULL;
   }
   if (PTL_LIKELY(e && (e->options & opbit) && roff <= e->length)) {
@@ -351,12 +354,13 @@ void ptl_send_cb(void *req, ucs_status_t st, void *user_data) {
   ucp_request_free(req);
 }
 
-/* Everything but the shortcut: checks, then a message to be matched.  (Out
+/* Everything but the shortcut: checks, then a message to be matched (eager:
+ * to an event entry published but not mapped here, PTL_AM_EAGER).  (Out
  * of line: the shortcut's caller stays small.) */
 static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len,
                                                  ptl_ack_req_t ack_req, ptl_process_id_t target, ptl_pt_index_t pt,
                                                  ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff,
-                                                 ptl_hdr_data_t hdr) {
+                                                 ptl_hdr_data_t hdr, int eager) {
   ptl_ni_t *ni = ptl_ni_of(mdh);
   ptl_x_t *x;
   ptl_mdo_t *md;
@@ -381,11 +385,13 @@ static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t
   op->w.put = (ptl_wput_t){
       bits, roff,      hdr, ack_req == PTL_ACK_REQ ? mdh : PTL_HANDLE_NONE, ptl_obj_handle(&x->ops[PTL_SIDE_APP], op),
       pt,   ni->id.nid};
+  eager = eager && len <= PTL_EAGER_EV_MAX;
   ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
   ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
+  ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_EAGER_PUT, (ptl_sr_value_t)eager);
   ptl_unlock(ni);
-  rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_PUT, &op->w.put, sizeof(op->w.put),
-                   (char *)md->d.start + loff, len, md->reg.memh, op, ptl_send_cb);
+  rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_PUT | (eager ? PTL_AM_EAGER : 0u), &op->w.put,
+                   sizeof(op->w.put), (char *)md->d.start + loff, len, md->reg.memh, op, ptl_send_cb);
   if (rc != SEND_LATER) send_finish(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
   return rc == SEND_FAIL ? PTL_FAIL : PTL_OK;
 }
@@ -406,10 +412,10 @@ static inline __attribute__((always_inline)) int sc_enter(ptl_ni_t *ni, ptl_hand
                                                           ptl_size_t len, ptl_process_id_t target, ptl_pt_index_t pt,
                                                           ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff,
                                                           unsigned opbit, ptl_x_t **x, ptl_mdo_t **md, ptl_pubent_t **e,
-                                                          ptl_size_t *mlen) {
+                                                          ptl_size_t *mlen, int *unmapped) {
   return PTL_LIKELY(ni && (*x = ptl_x(ni))->publish) && target.nid < (ptl_nid_t)ni->size && !target.pid &&
          pt <= PTLX_PT_INDEX_MAX && !ac && (*md = sc_md(ni, mdh, loff, len)) &&
-         (*e = sc_begin(*x, target.nid, pt, bits, opbit, roff, len, mlen));
+         (*e = sc_begin(*x, target.nid, pt, bits, opbit, roff, len, mlen, unmapped));
 }
 
 int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_req_t ack_req, ptl_process_id_t target,
@@ -419,13 +425,14 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
   ptl_mdo_t *md;
   ptl_pubent_t *e;
   ptl_size_t mlen;
+  int unmapped = 0;
   if (PTL_LIKELY((unsigned)ack_req <= (unsigned)PTL_NO_ACK_REQ) &&
-      sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen)) {
+      sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen, &unmapped)) {
     int ok;
     if (PTL_UNLIKELY(e->xev)) {
       int w = sc_xput(x, ni, e, target.nid, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, hdr);
       sc_end(x);
-      if (!w) return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr);
+      if (!w) return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr, 0);
       if (w == 2) sc_wake(ni, target.nid);
       ok = 1;
     } else {
@@ -440,7 +447,7 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
     ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
     return PTL_OK;
   }
-  return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr);
+  return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr, unmapped);
 }
 
 int PtlPut(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac,
@@ -483,7 +490,8 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
   ptl_mdo_t *md;
   ptl_pubent_t *e;
   ptl_size_t mlen;
-  if (sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_GET, &x, &md, &e, &mlen)) {
+  int unmapped = 0;
+  if (sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_GET, &x, &md, &e, &mlen, &unmapped)) {
     int ok = 1;
     if (PTL_UNLIKELY(e->xev)) { /* (remotely managed: sc_begin checked the length) */
       int w = sc_xwrite(ni, e, 0, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, 0);

@@ -30,6 +30,12 @@ enum {
   PTL_AM_WAKE,    /* no header: a one-sided writer filled an MD, or posted to an EQ whose owner may sleep */
   PTL_AM_COUNT
 };
+/* Or'ed into the id given to ptl_am_send: send with UCX's eager protocol
+ * whatever the size (a Put to an event entry this process cannot map: its
+ * data lands at once, with no rendezvous round trips -- seed 002's
+ * target-side reassembly over a network; up to PTL_EAGER_EV_MAX bytes). */
+#define PTL_AM_EAGER 0x80u
+#define PTL_EAGER_EV_MAX 65536u
 
 /* What an op is for. */
 enum { OPK_OTHER, OPK_PUT, OPK_GET, OPK_RECV_PUT, OPK_RECV_REPLY, OPK_REPLY };

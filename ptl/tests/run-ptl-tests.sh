@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-ptl-tests.sh -- ptl's tests: the unit tests of the matching engine,
 # then the conformance suite in host and offload mode at 2, 3 and 4
-# processes, again at 2 with MD pinning refused (RLIMIT_MEMLOCK), then a
+# processes, the one-sided request buffers once over TCP, again at 2 with
+# MD pinning refused (RLIMIT_MEMLOCK), then a
 # short run of each microbenchmark, each under a hard timeout.  One line
 # per case:
 #     PASS ptl unit
@@ -104,12 +105,26 @@ if [[ " $MODES " == *" offload "* ]]; then
   conf 3 offload "np=3 mode=offload PTL_PUBLISH=0 conformance" PTL_PUBLISH=0
 fi
 
+# over TCP (UCX_TLS=tcp,self: nothing is mapped), offload mode: the request
+# buffers' event entries are published but written by the matched path,
+# each Put sent eagerly (PTLX_SR_EAGER_PUT), the contents checked as ever
+if [[ " $MODES " == *" offload "* ]]; then
+  xflag=()
+  if [ -n "$ompi" ]; then xflag=(-x UCX_TLS -x PTL_TEST_UNMAPPED); fi
+  UCX_TLS=tcp,self PTL_TEST_UNMAPPED=1 timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" "${xflag[@]}" -np 2 \
+    "$bindir/ptl_conf" offload reqrb_oneside >"$log" 2>&1
+  rc=$?
+  if [ "$rc" = 0 ] && ! grep -q '^ptl_conf: .* subtests passed' "$log"; then rc=99; fi
+  report "np=2 mode=offload UCX_TLS=tcp,self reqrb_oneside (eager matched path)" "$rc"
+fi
+
 # MD pinning refused (RLIMIT_MEMLOCK of 16 KiB; as root, CAP_IPC_LOCK
 # dropped too): every test still passes, and each process says so once.
 # (Under AddressSanitizer mlock is a no-op that always succeeds: there the
 # warning must not appear.)
 nopin() {
-  local mode=$1 rc n want=2 name="np=2 mode=$mode MD pinning refused" drop=() xflag=()
+  local mode=$1
+  local rc n want=2 name="np=2 mode=$mode MD pinning refused" drop=() xflag=()
   if ldd "$bindir/ptl_conf" 2>/dev/null | grep -q libasan; then
     want=0
     name="$name (ASan build: its mlock pins nothing and never fails, so no warning)"
