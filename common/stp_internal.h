@@ -193,8 +193,6 @@ static inline int stp_poll(void) {
   return n;
 }
 
-/* One iteration of every wait loop: poll, then give up the CPU when the
- * wait mode asks for it or processes outnumber cores. */
 /* A wait that has spun STP_SPINBLOCK_SPINS steps yields at every step in
  * SPINBLOCK mode; when it yields only because a network's progress threads
  * outnumber the cores, at every STP_SHARE_PERIOD-th: often enough that
@@ -209,6 +207,8 @@ static inline void stp_wait_step_slow(unsigned *spins) {
       (++*spins > STP_SPINBLOCK_SPINS && (stp.waitmode == GASNET_WAIT_SPINBLOCK || *spins % STP_SHARE_PERIOD == 0)))
     sched_yield();
 }
+/* One iteration of every wait loop: poll, then give up the CPU when the
+ * wait mode asks for it or processes outnumber cores. */
 static inline void stp_wait_step(unsigned *spins) {
   stp_poll();
   if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(spins);

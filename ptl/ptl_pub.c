@@ -97,8 +97,9 @@ static void ctl_broadcast(ptl_ni_t *ni, ptl_wctl_t *w, const void *rkey, size_t 
   for (int p = 0; p < ni->size; p++) {
     if (!x->peer[p].offload) continue;
     w->seq = ++x->peer[p].ctl_out;
-    /* the stream is ordered: a lost message would stall every later one */
-    if (ptl_am_send(ni, PTL_SIDE_APP, p, PTL_AM_CTL, w, sizeof(*w), rkey, rkey_len, NULL, NULL, NULL) == SEND_FAIL)
+    /* the stream is ordered (a lost message would stall every later one) and eager: each arrives whole */
+    if (ptl_am_send(ni, PTL_SIDE_APP, p, PTL_AM_CTL | PTL_AM_EAGER, w, sizeof(*w), rkey, rkey_len, NULL, NULL,
+                    NULL) == SEND_FAIL)
       ptl_die("a publication or revocation for rank %d could not be sent (see above)", p);
   }
 }

@@ -31,9 +31,11 @@ enum {
   PTL_AM_COUNT
 };
 /* Or'ed into the id given to ptl_am_send: send with UCX's eager protocol
- * whatever the size (a Put to an event entry this process cannot map: its
- * data lands at once, with no rendezvous round trips -- seed 002's
- * target-side reassembly over a network; up to PTL_EAGER_EV_MAX bytes). */
+ * whatever the size, so the message arrives whole with its data.  Control
+ * messages (their receiver takes no rendezvous), and a Put of up to
+ * PTL_EAGER_EV_MAX bytes to an event entry this process cannot map (its
+ * data lands at once, with no rendezvous round trip -- seed 002's
+ * target-side reassembly over a network). */
 #define PTL_AM_EAGER 0x80u
 #define PTL_EAGER_EV_MAX 65536u
 

@@ -31,7 +31,7 @@ int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, 
   ucs_status_ptr_t req;
   ucp_ep_h ep = side == PTL_SIDE_RX ? x->u.ep[peer] : x->txep[peer];
   p.op_attr_mask = 0;
-  if (id == PTL_AM_CTL || (id & PTL_AM_EAGER)) { /* control messages must arrive whole, in order */
+  if (id & PTL_AM_EAGER) { /* whole on arrival: see PTL_AM_EAGER */
     p.op_attr_mask |= UCP_OP_ATTR_FIELD_FLAGS;
     p.flags = UCP_AM_SEND_FLAG_EAGER;
     id &= ~PTL_AM_EAGER;
