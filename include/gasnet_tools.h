@@ -33,7 +33,12 @@
  *                gasnett_mutex_{init,destroy,destroy_ignoreerr,lock,trylock,
  *                unlock,assertlocked,assertunlocked}; gasnett_cond_t,
  *                GASNETT_COND_INITIALIZER, gasnett_cond_{init,destroy,signal,
- *                broadcast,wait} (POSIX threads underneath)
+ *                broadcast,wait}; gasnett_rwlock_t, GASNETT_RWLOCK_INITIALIZER,
+ *                gasnett_rwlock_{init,destroy,rdlock,wrlock,tryrdlock,
+ *                trywrlock,unlock,assert*} (POSIX threads underneath)
+ *   thread keys  GASNETT_THREADKEY_DECLARE(key), GASNETT_THREADKEY_DEFINE(key),
+ *                gasnett_threadkey_{get,set,init,get_noinit,set_noinit}
+ *                (a thread-local void * underneath)
  *   environment  gasnett_getenv, gasnett_getenv_withdefault,
  *                gasnett_getenv_yesno_withdefault, gasnett_getenv_int_withdefault,
  *                gasnett_getenv_dbl_withdefault, gasnett_parse_int,
@@ -44,6 +49,8 @@
  *                gasnett_flush_streams, gasnett_close_streams,
  *                gasnett_killmyprocess, gasnett_fatalerror, gasnett_reghandler
  *                (gasnett_sighandlerfn_t), gasnett_checksum,
+ *                gasnett_count0s, gasnett_count0s_copy,
+ *                gasnett_count0s_uint32_t/_uint64_t/_uintptr_t,
  *                gasnett_performance_warning_str, gasnett_print_backtrace
  *                (only the client's gasnett_backtrace_user), gasnett_backtrace_init,
  *                gasnett_backtrace_type_t, gasnett_freezeForDebuggerErr
@@ -83,13 +90,12 @@
  *   - gasnett_getenv* read the process's own environment (getenv) and never
  *     report settings (no GASNET_VERBOSEENV); a malformed value is a fatal
  *     error, as in GASNet.
- *   - gasnett_mutex_assert* check nothing.
+ *   - gasnett_mutex_assert* and gasnett_rwlock_assert* check nothing.
  *
- * Not provided (a client that uses them does not compile): reader/writer
- * locks (gasnett_rwlock_*), thread-specific data (GASNETT_THREADKEY_*),
- * gasnett_print_backtrace_ifenabled, gasnett_freezeForDebuggerNow,
- * gasnett_set_affinity,
- * gasnett_maximize_rlimit(s), gasnett_count0s*,
+ * Not provided (a client that uses them does not compile):
+ * gasnett_print_backtrace_ifenabled,
+ * gasnett_freezeForDebuggerNow, gasnett_set_affinity,
+ * gasnett_maximize_rlimit(s),
  * gasnett_env*_display, gasnett_current_loc, the other PLATFORM_*
  * identification macros, GASNETT_SPEC_VERSION_* (this is a
  * subset, not a tools implementation of some spec version).
@@ -557,6 +563,35 @@ static inline uint64_t gasnett_checksum(const void *p, int numbytes) {
   return h;
 }
 
+/* zero bytes: in a word (each byte's high bit is set in y exactly where
+ * the byte is zero: the add cannot carry out of a byte), in a region, and
+ * in a region while copying it */
+static inline int gasnett_count0s_uint64_t(uint64_t x) {
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+  uint64_t y = ~(((x & low7) + low7) | x | low7);
+  return __builtin_popcountll(y);
+}
+static inline int gasnett_count0s_uint32_t(uint32_t x) {
+  return gasnett_count0s_uint64_t((uint64_t)x | 0xFFFFFFFF00000000ull);
+}
+#define gasnett_count0s_uintptr_t(x) \
+  (sizeof(uintptr_t) == 8 ? gasnett_count0s_uint64_t((uint64_t)(x)) : gasnett_count0s_uint32_t((uint32_t)(x)))
+static inline size_t gasnett_count0s(const void *src, size_t len) {
+  const unsigned char *p = (const unsigned char *)src;
+  size_t n = 0, i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    n += (size_t)gasnett_count0s_uint64_t(w);
+  }
+  for (; i < len; i++) n += !p[i];
+  return n;
+}
+static inline size_t gasnett_count0s_copy(void *dst, const void *src, size_t len) {
+  memcpy(dst, src, len);
+  return gasnett_count0s(dst, len);
+}
+
 /* Backtraces: the only mechanism is the client's own.  A client that
  * defines gasnett_backtrace_user (GASNet's extension hook) has
  * gasnett_print_backtrace(fd) call its function, whatever
@@ -701,6 +736,30 @@ static inline int gasnett_mutex_trylock(gasnett_mutex_t *m) {
 #define gasnett_mutex_assertlocked(m) ((void)(m))
 #define gasnett_mutex_assertunlocked(m) ((void)(m))
 
+/* reader/writer locks (pthread_rwlock_t): the try forms return 0 when
+ * taken, EBUSY when not */
+typedef pthread_rwlock_t gasnett_rwlock_t;
+#define GASNETT_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
+static inline void gasnett_rwlock_init(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_init(l, NULL), "gasnett_rwlock_init"); }
+static inline void gasnett_rwlock_destroy(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_destroy(l), "gasnett_rwlock_destroy"); }
+static inline void gasnett_rwlock_rdlock(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_rdlock(l), "gasnett_rwlock_rdlock"); }
+static inline void gasnett_rwlock_wrlock(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_wrlock(l), "gasnett_rwlock_wrlock"); }
+static inline void gasnett_rwlock_unlock(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_unlock(l), "gasnett_rwlock_unlock"); }
+static inline int gasnett_rwlock_tryrdlock(gasnett_rwlock_t *l) {
+  int rc = pthread_rwlock_tryrdlock(l);
+  if (rc && rc != EBUSY) stp_tools_check(rc, "gasnett_rwlock_tryrdlock");
+  return rc;
+}
+static inline int gasnett_rwlock_trywrlock(gasnett_rwlock_t *l) {
+  int rc = pthread_rwlock_trywrlock(l);
+  if (rc && rc != EBUSY) stp_tools_check(rc, "gasnett_rwlock_trywrlock");
+  return rc;
+}
+#define gasnett_rwlock_assertlocked(l) ((void)(l))
+#define gasnett_rwlock_assertrdlocked(l) ((void)(l))
+#define gasnett_rwlock_assertwrlocked(l) ((void)(l))
+#define gasnett_rwlock_assertunlocked(l) ((void)(l))
+
 typedef pthread_cond_t gasnett_cond_t;
 #define GASNETT_COND_INITIALIZER PTHREAD_COND_INITIALIZER
 static inline void gasnett_cond_init(gasnett_cond_t *c) { stp_tools_check(pthread_cond_init(c, NULL), "gasnett_cond_init"); }
@@ -710,6 +769,21 @@ static inline void gasnett_cond_broadcast(gasnett_cond_t *c) { stp_tools_check(p
 static inline void gasnett_cond_wait(gasnett_cond_t *c, gasnett_mutex_t *m) {
   stp_tools_check(pthread_cond_wait(c, m), "gasnett_cond_wait");
 }
+
+/* ------------------------------------------------------------------ */
+/* thread-specific data                                                */
+/* ------------------------------------------------------------------ */
+/* A thread key holds one void * per thread, NULL in a thread that has not
+ * set it.  DECLARE (extern) and DEFINE go at file scope, DEFINE in one
+ * translation unit (optionally static); a thread-local variable underneath,
+ * so _init does nothing and the _noinit forms are the same operations. */
+#define GASNETT_THREADKEY_DECLARE(key) extern __thread void *stp_threadkey_##key
+#define GASNETT_THREADKEY_DEFINE(key) __thread void *stp_threadkey_##key = NULL
+#define gasnett_threadkey_get(key) ((void *)stp_threadkey_##key)
+#define gasnett_threadkey_set(key, newval) ((void)(stp_threadkey_##key = (void *)(newval)))
+#define gasnett_threadkey_init(key) ((void)stp_threadkey_##key)
+#define gasnett_threadkey_get_noinit(key) gasnett_threadkey_get(key)
+#define gasnett_threadkey_set_noinit(key, newval) gasnett_threadkey_set(key, newval)
 
 /* ------------------------------------------------------------------ */
 /* tracing and statistics: stageport has none, these compile to nothing */

@@ -459,6 +459,89 @@ static void *cv_thread(void *arg) {
   return NULL;
 }
 
+/* thread keys: declared and defined as a client writes them; every thread
+ * starts with NULL and sees only its own value */
+GASNETT_THREADKEY_DECLARE(tk_key);
+GASNETT_THREADKEY_DEFINE(tk_key);
+static GASNETT_THREADKEY_DEFINE(tk_other);
+static gasnett_atomic_t tk_ok = gasnett_atomic_init(0);
+static void *tk_thread(void *arg) {
+  int good = gasnett_threadkey_get(tk_key) == NULL && gasnett_threadkey_get_noinit(tk_other) == NULL;
+  gasnett_threadkey_init(tk_key);
+  gasnett_threadkey_set(tk_key, arg);
+  gasnett_threadkey_set_noinit(tk_other, (char *)arg + 1);
+  for (int i = 0; i < 1000; i++) { /* the other threads set theirs meanwhile */
+    good &= gasnett_threadkey_get(tk_key) == arg && gasnett_threadkey_get_noinit(tk_other) == (char *)arg + 1;
+    gasnett_sched_yield();
+  }
+  if (good) gasnett_atomic_increment(&tk_ok, 0);
+  return NULL;
+}
+
+static void test_threadkeys(void) {
+  static char vals[NTHREADS][2];
+  pthread_t th[NTHREADS];
+  int made = 0;
+  section = "gasnett thread keys";
+  CHECK(gasnett_threadkey_get(tk_key) == NULL, "a thread key is not NULL before its first set");
+  gasnett_threadkey_set(tk_key, &made);
+  for (int t = 0; t < NTHREADS; t++) made += !pthread_create(&th[t], NULL, tk_thread, vals[t]);
+  for (int t = 0; t < made; t++) pthread_join(th[t], NULL);
+  CHECK(made == NTHREADS, "pthread_create failed");
+  CHECK((int)gasnett_atomic_read(&tk_ok, 0) == made, "%d of %d threads saw NULL first and then only their own values",
+        (int)gasnett_atomic_read(&tk_ok, 0), made);
+  CHECK(gasnett_threadkey_get(tk_key) == &made && gasnett_threadkey_get(tk_other) == NULL,
+        "the main thread's values changed with the other threads'");
+}
+
+/* reader/writer lock: writers exclusive (a counter read twice under a
+ * read lock never changes in between), readers together */
+static gasnett_rwlock_t rw = GASNETT_RWLOCK_INITIALIZER;
+static uint64_t rw_value;
+static gasnett_atomic_t rw_torn = gasnett_atomic_init(0);
+static void *rw_thread(void *arg) {
+  int writer = (int)(uintptr_t)arg & 1;
+  for (int i = 0; i < 2000; i++) {
+    if (writer) {
+      gasnett_rwlock_wrlock(&rw);
+      rw_value++;
+      gasnett_rwlock_unlock(&rw);
+    } else {
+      uint64_t a, b;
+      gasnett_rwlock_rdlock(&rw);
+      a = *(volatile uint64_t *)&rw_value;
+      gasnett_sched_yield();
+      b = *(volatile uint64_t *)&rw_value;
+      gasnett_rwlock_unlock(&rw);
+      if (a != b) gasnett_atomic_increment(&rw_torn, 0);
+    }
+  }
+  return NULL;
+}
+
+static void test_rwlock(void) {
+  pthread_t th[NTHREADS];
+  int made = 0;
+  gasnett_rwlock_t l;
+  section = "gasnett rwlock";
+  gasnett_rwlock_init(&l);
+  gasnett_rwlock_rdlock(&l);
+  CHECK(gasnett_rwlock_tryrdlock(&l) == 0, "a second reader was refused");
+  CHECK(gasnett_rwlock_trywrlock(&l) == EBUSY, "a writer got a read-locked lock (or not EBUSY)");
+  gasnett_rwlock_unlock(&l);
+  gasnett_rwlock_unlock(&l);
+  CHECK(gasnett_rwlock_trywrlock(&l) == 0, "a free lock refused a writer");
+  CHECK(gasnett_rwlock_tryrdlock(&l) == EBUSY, "a reader got a write-locked lock (or not EBUSY)");
+  gasnett_rwlock_unlock(&l);
+  gasnett_rwlock_destroy(&l);
+  for (int t = 0; t < NTHREADS; t++) made += !pthread_create(&th[t], NULL, rw_thread, (void *)(uintptr_t)t);
+  for (int t = 0; t < made; t++) pthread_join(th[t], NULL);
+  CHECK(made == NTHREADS, "pthread_create failed");
+  CHECK(rw_value == (uint64_t)(made / 2) * 2000 && gasnett_atomic_read(&rw_torn, 0) == 0,
+        "writes %" PRIu64 " (expected %d), a value changed under a read lock %u times", rw_value, (made / 2) * 2000,
+        (unsigned)gasnett_atomic_read(&rw_torn, 0));
+}
+
 /* the client's backtrace hook (GASNet's gasnett_backtrace_user) */
 static int bt_calls;
 static int extras_backtrace(int fd) {
@@ -498,6 +581,33 @@ static void test_misc_tools(void) {
     c2 = gasnett_checksum(data, 64);
     data[63] ^= 1;
     CHECK(c1 != c2 && gasnett_checksum(data, 64) == c1, "gasnett_checksum: one flipped bit not seen, or not repeatable");
+  }
+  { /* zero bytes: every length and alignment against a byte-by-byte count */
+    unsigned char src[200], dst[208];
+    uint32_t r = 12345u;
+    int good = 1;
+    for (int i = 0; i < 200; i++) {
+      r = r * 1103515245u + 12345u;
+      src[i] = (unsigned char)(r >> 8); /* about a third zero, the rest any other value */
+      if ((r >> 16) % 3 == 0) src[i] = 0;
+      else if (!src[i]) src[i] = 0x80;
+    }
+    for (size_t off = 0; off < 9; off++)
+      for (size_t len = 0; len + off <= 200; len += 7) {
+        size_t want = 0;
+        for (size_t i = 0; i < len; i++) want += !src[off + i];
+        memset(dst, 0x55, sizeof(dst));
+        good &= gasnett_count0s(src + off, len) == want;
+        good &= gasnett_count0s_copy(dst + (off ^ 5), src + off, len) == want && !memcmp(dst + (off ^ 5), src + off, len);
+        good &= (off ^ 5) == 0 || dst[(off ^ 5) - 1] == 0x55; /* nothing written before */
+        good &= dst[(off ^ 5) + len] == 0x55;                  /* nor after */
+      }
+    CHECK(good, "gasnett_count0s/_copy disagree with a byte-by-byte count (or copied wrong)");
+    CHECK(gasnett_count0s_uint32_t(0) == 4 && gasnett_count0s_uint32_t(0x01000100u) == 2 &&
+              gasnett_count0s_uint32_t(0xFFFFFFFFu) == 0 && gasnett_count0s_uint32_t(0x80u) == 3 &&
+              gasnett_count0s_uint64_t(0) == 8 && gasnett_count0s_uint64_t(0x0100000000008000ull) == 6 &&
+              gasnett_count0s_uint64_t(UINT64_MAX) == 0 && gasnett_count0s_uintptr_t((uintptr_t)1) == (int)sizeof(uintptr_t) - 1,
+          "gasnett_count0s_uint32_t/_uint64_t/_uintptr_t");
   }
 
   /* environment helpers (this process only) */
@@ -562,6 +672,8 @@ int main(int argc, char **argv) {
   test_segments();
   test_ticks();
   test_atomics();
+  test_threadkeys();
+  test_rwlock();
   test_misc_tools();
 
   /* every node's verdict: a node that failed passes MISMATCH */
