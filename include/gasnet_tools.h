@@ -51,13 +51,14 @@
  *                (gasnett_sighandlerfn_t), gasnett_checksum,
  *                gasnett_count0s, gasnett_count0s_copy,
  *                gasnett_count0s_uint32_t/_uint64_t/_uintptr_t,
+ *                gasnett_maximize_rlimit, gasnett_maximize_rlimits,
  *                gasnett_performance_warning_str, gasnett_print_backtrace
  *                (only the client's gasnett_backtrace_user), gasnett_backtrace_init,
  *                gasnett_backtrace_type_t, gasnett_freezeForDebuggerErr
  *                (no-ops); GASNETT_PAGESIZE,
  *                GASNETT_PAGESHIFT, GASNETT_CACHE_LINE_BYTES,
  *                GASNETT_SYSTEM_TUPLE, GASNETT_CONFIG_STRING,
- *                GASNETT_RELEASE_VERSION_* (with gasnet.h); of GASNet's
+ *                GASNETT_RELEASE_VERSION_* (gasnet_config.h's); of GASNet's
  *                portable platform macros only PLATFORM_COMPILER_{GNU,CLANG,
  *                FAMILYNAME,FAMILYID,VERSION_STR}, PLATFORM_OS_{LINUX,
  *                FAMILYNAME}, PLATFORM_ARCH_{X86_64,AARCH64,X86,POWERPC,
@@ -95,7 +96,6 @@
  * Not provided (a client that uses them does not compile):
  * gasnett_print_backtrace_ifenabled,
  * gasnett_freezeForDebuggerNow, gasnett_set_affinity,
- * gasnett_maximize_rlimit(s),
  * gasnett_env*_display, gasnett_current_loc, the other PLATFORM_*
  * identification macros, GASNETT_SPEC_VERSION_* (this is a
  * subset, not a tools implementation of some spec version).
@@ -122,6 +122,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -265,6 +266,13 @@
 #endif
 #endif
 
+/* the release (gasnet_config.h's: installed next to this header, included
+ * by gasnet.h, here for a client of the tools alone) */
+#if !defined(GASNET_RELEASE_VERSION_MAJOR) && defined(__has_include)
+#if __has_include(<gasnet_config.h>)
+#include <gasnet_config.h>
+#endif
+#endif
 #ifdef GASNET_RELEASE_VERSION_MAJOR
 #define GASNETT_RELEASE_VERSION_MAJOR GASNET_RELEASE_VERSION_MAJOR
 #define GASNETT_RELEASE_VERSION_MINOR GASNET_RELEASE_VERSION_MINOR
@@ -609,6 +617,24 @@ static inline int gasnett_print_backtrace(int fd) {
 }
 static inline void gasnett_backtrace_init(const char *exename) { (void)exename; }
 static inline void gasnett_freezeForDebuggerErr(void) {}
+
+/* raise a soft resource limit to its hard limit (lim_desc names it, for
+ * messages: none are printed): non-zero when it is there; the CPU and
+ * memory limits together, as GASNet's */
+static inline int gasnett_maximize_rlimit(int res, const char *lim_desc) {
+  struct rlimit r;
+  (void)lim_desc;
+  if (getrlimit(res, &r)) return 0;
+  if (r.rlim_cur == r.rlim_max) return 1;
+  r.rlim_cur = r.rlim_max;
+  return setrlimit(res, &r) == 0;
+}
+static inline int gasnett_maximize_rlimits(void) {
+  static const int res[] = {RLIMIT_CPU, RLIMIT_DATA, RLIMIT_RSS, RLIMIT_STACK, RLIMIT_AS};
+  int ok = 1;
+  for (size_t i = 0; i < sizeof(res) / sizeof(res[0]); i++) ok &= gasnett_maximize_rlimit(res[i], "");
+  return ok;
+}
 
 /* configuration choices that cost performance: none to report */
 static inline const char *gasnett_performance_warning_str(void) { return ""; }

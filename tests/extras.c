@@ -641,6 +641,16 @@ static void test_misc_tools(void) {
               !strcmp(gasnett_format_number(1000, buf, sizeof(buf), 0), "1000"),
           "gasnett_format_number");
   }
+  { /* a lowered soft limit comes back up to the hard one */
+    struct rlimit r;
+    if (!getrlimit(RLIMIT_CPU, &r) && r.rlim_max > 100000) {
+      r.rlim_cur = 100000; /* seconds */
+      (void)setrlimit(RLIMIT_CPU, &r);
+    }
+    CHECK(gasnett_maximize_rlimits() && gasnett_maximize_rlimit(RLIMIT_CPU, "RLIMIT_CPU") && !getrlimit(RLIMIT_CPU, &r) &&
+              r.rlim_cur == r.rlim_max,
+          "gasnett_maximize_rlimit(s) left the soft CPU limit below the hard one");
+  }
   CHECK(gasnett_print_backtrace(12345) == 0 && bt_calls == 1, "gasnett_print_backtrace did not run the client's hook");
   CHECK(gasnett_verboseenv() == 0 && !strcmp(gasnett_performance_warning_str(), ""), "verboseenv / warnings");
 }
