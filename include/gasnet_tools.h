@@ -753,17 +753,18 @@ static inline void gasnett_mutex_destroy(gasnett_mutex_t *m) { stp_tools_check(p
 static inline int gasnett_mutex_destroy_ignoreerr(gasnett_mutex_t *m) { return pthread_mutex_destroy(m); }
 static inline void gasnett_mutex_lock(gasnett_mutex_t *m) { stp_tools_check(pthread_mutex_lock(m), "gasnett_mutex_lock"); }
 static inline void gasnett_mutex_unlock(gasnett_mutex_t *m) { stp_tools_check(pthread_mutex_unlock(m), "gasnett_mutex_unlock"); }
-/* 0 when taken, EBUSY when not */
-static inline int gasnett_mutex_trylock(gasnett_mutex_t *m) {
-  int rc = pthread_mutex_trylock(m);
-  if (rc && rc != EBUSY) stp_tools_check(rc, "gasnett_mutex_trylock");
+/* a try form's result: 0 when taken, EBUSY when not (anything else fatal) */
+static inline int stp_tools_try(int rc, const char *what) {
+  if (rc && rc != EBUSY) stp_tools_check(rc, what);
   return rc;
+}
+static inline int gasnett_mutex_trylock(gasnett_mutex_t *m) {
+  return stp_tools_try(pthread_mutex_trylock(m), "gasnett_mutex_trylock");
 }
 #define gasnett_mutex_assertlocked(m) ((void)(m))
 #define gasnett_mutex_assertunlocked(m) ((void)(m))
 
-/* reader/writer locks (pthread_rwlock_t): the try forms return 0 when
- * taken, EBUSY when not */
+/* reader/writer locks (pthread_rwlock_t) */
 typedef pthread_rwlock_t gasnett_rwlock_t;
 #define GASNETT_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
 static inline void gasnett_rwlock_init(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_init(l, NULL), "gasnett_rwlock_init"); }
@@ -772,14 +773,10 @@ static inline void gasnett_rwlock_rdlock(gasnett_rwlock_t *l) { stp_tools_check(
 static inline void gasnett_rwlock_wrlock(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_wrlock(l), "gasnett_rwlock_wrlock"); }
 static inline void gasnett_rwlock_unlock(gasnett_rwlock_t *l) { stp_tools_check(pthread_rwlock_unlock(l), "gasnett_rwlock_unlock"); }
 static inline int gasnett_rwlock_tryrdlock(gasnett_rwlock_t *l) {
-  int rc = pthread_rwlock_tryrdlock(l);
-  if (rc && rc != EBUSY) stp_tools_check(rc, "gasnett_rwlock_tryrdlock");
-  return rc;
+  return stp_tools_try(pthread_rwlock_tryrdlock(l), "gasnett_rwlock_tryrdlock");
 }
 static inline int gasnett_rwlock_trywrlock(gasnett_rwlock_t *l) {
-  int rc = pthread_rwlock_trywrlock(l);
-  if (rc && rc != EBUSY) stp_tools_check(rc, "gasnett_rwlock_trywrlock");
-  return rc;
+  return stp_tools_try(pthread_rwlock_trywrlock(l), "gasnett_rwlock_trywrlock");
 }
 #define gasnett_rwlock_assertlocked(l) ((void)(l))
 #define gasnett_rwlock_assertrdlocked(l) ((void)(l))
