@@ -339,6 +339,15 @@ static void test_ticks(void) {
 /* atomics: NTHREADS threads hammer shared atomics; the totals are exact */
 #define NTHREADS 4
 #define NITER 20000
+
+/* fn(args[t]) on NTHREADS threads, all joined: how many could be started */
+static int run_threads(void *(*fn)(void *), void *const args[NTHREADS]) {
+  pthread_t th[NTHREADS];
+  int made = 0;
+  for (int t = 0; t < NTHREADS; t++) made += !pthread_create(&th[made], NULL, fn, args[t]);
+  for (int t = 0; t < made; t++) pthread_join(th[t], NULL);
+  return made;
+}
 static gasnett_atomic_t at_count = gasnett_atomic_init(0);
 static gasnett_atomic_t at_down = gasnett_atomic_init(NTHREADS * NITER);
 static gasnett_atomic_t at_zero_hits = gasnett_atomic_init(0);
@@ -375,7 +384,7 @@ static void *hammer(void *arg) {
 }
 
 static void test_atomics(void) {
-  pthread_t th[NTHREADS];
+  void *tids[NTHREADS];
   uint64_t tidsum = 0, swapped = 0;
   gasnett_atomic_t a = gasnett_atomic_init(10);
   section = "gasnett atomics";
@@ -417,14 +426,13 @@ static void test_atomics(void) {
   gasnett_spinloop_hint();
 
   /* several threads */
-  for (uintptr_t t = 0; t < NTHREADS; t++)
-    if (pthread_create(&th[t], NULL, hammer, (void *)t)) {
-      fail("pthread_create failed");
-      return;
-    }
-  for (int t = 0; t < NTHREADS; t++) {
-    pthread_join(th[t], NULL);
-    tidsum += (uint64_t)t;
+  for (uintptr_t t = 0; t < NTHREADS; t++) {
+    tids[t] = (void *)t;
+    tidsum += t;
+  }
+  if (run_threads(hammer, tids) != NTHREADS) {
+    fail("pthread_create failed");
+    return;
   }
   CHECK(gasnett_atomic_read(&at_count, 0) == NTHREADS * NITER, "increments: %u, expected %u",
         (unsigned)gasnett_atomic_read(&at_count, 0), NTHREADS * NITER);
@@ -480,13 +488,13 @@ static void *tk_thread(void *arg) {
 
 static void test_threadkeys(void) {
   static char vals[NTHREADS][2];
-  pthread_t th[NTHREADS];
-  int made = 0;
+  void *args[NTHREADS];
+  int made;
   section = "gasnett thread keys";
   CHECK(gasnett_threadkey_get(tk_key) == NULL, "a thread key is not NULL before its first set");
   gasnett_threadkey_set(tk_key, &made);
-  for (int t = 0; t < NTHREADS; t++) made += !pthread_create(&th[t], NULL, tk_thread, vals[t]);
-  for (int t = 0; t < made; t++) pthread_join(th[t], NULL);
+  for (int t = 0; t < NTHREADS; t++) args[t] = vals[t];
+  made = run_threads(tk_thread, args);
   CHECK(made == NTHREADS, "pthread_create failed");
   CHECK((int)gasnett_atomic_read(&tk_ok, 0) == made, "%d of %d threads saw NULL first and then only their own values",
         (int)gasnett_atomic_read(&tk_ok, 0), made);
@@ -520,8 +528,8 @@ static void *rw_thread(void *arg) {
 }
 
 static void test_rwlock(void) {
-  pthread_t th[NTHREADS];
-  int made = 0;
+  void *args[NTHREADS];
+  int made;
   gasnett_rwlock_t l;
   section = "gasnett rwlock";
   gasnett_rwlock_init(&l);
@@ -534,8 +542,8 @@ static void test_rwlock(void) {
   CHECK(gasnett_rwlock_tryrdlock(&l) == EBUSY, "a reader got a write-locked lock (or not EBUSY)");
   gasnett_rwlock_unlock(&l);
   gasnett_rwlock_destroy(&l);
-  for (int t = 0; t < NTHREADS; t++) made += !pthread_create(&th[t], NULL, rw_thread, (void *)(uintptr_t)t);
-  for (int t = 0; t < made; t++) pthread_join(th[t], NULL);
+  for (uintptr_t t = 0; t < NTHREADS; t++) args[t] = (void *)t;
+  made = run_threads(rw_thread, args);
   CHECK(made == NTHREADS, "pthread_create failed");
   CHECK(rw_value == (uint64_t)(made / 2) * 2000 && gasnett_atomic_read(&rw_torn, 0) == 0,
         "writes %" PRIu64 " (expected %d), a value changed under a read lock %u times", rw_value, (made / 2) * 2000,
