@@ -153,6 +153,7 @@ typedef struct reqrb {
   char *mem;
   ptl_handle_me_t me;
   ptl_handle_md_t md;
+  int unlinked; /* its UNLINK taken, its relinking due once it is the front */
 } reqrb_t;
 
 static struct {
@@ -171,6 +172,9 @@ static struct {
   /* target */
   reqrb_t *rb;
   uint32_t nrb;
+  uint32_t front;      /* the ReqRB first in the list: requests from the others wait (see am_eq_event) */
+  ptl_event_t *held;   /* their arrivals, in order */
+  uint32_t nheld, maxheld;
   size_t rb_size;
   rpl_t *rpl;
   uint32_t nrpl, free_rpl;
@@ -511,20 +515,55 @@ static void reqrb_post(uint32_t i, int relink) {
                  "posting a ReqRB");
 }
 
+/* ReqRB order.  The buffers are used in list order, each until it is full,
+ * and a full one is relinked at the end of the list once its UNLINK is
+ * taken -- after every request in it has run.  A request found in a
+ * buffer behind the front means the front is full but its UNLINK is not
+ * in yet (the progress thread posts it once the last append into it has
+ * ended, and one-sided appends go on into the next buffer meanwhile).
+ * Such requests wait, unrun, until the buffers before theirs are
+ * relinked: their credits come back only when they run, so no more than
+ * the credits' worth can be appended behind a full buffer, and a buffer
+ * is always relinked before the one after it can fill -- the room that
+ * the credits promise. */
+static void rb_advance(void) {
+  while (pa.rb[pa.front].unlinked) {
+    uint32_t i = pa.front, k = 0;
+    pa.rb[i].unlinked = 0;
+    reqrb_post(i, 1);
+    pa.front = (i + 1) % pa.nrb;
+    for (uint32_t h = 0; h < pa.nheld; h++) { /* the new front's held requests run, in order */
+      ptl_event_t ev = pa.held[h];
+      if ((uintptr_t)ev.md.user_ptr == pa.front) request_arrived(&ev);
+      else pa.held[k++] = ev;
+    }
+    pa.nheld = k;
+  }
+}
+
 static void am_eq_event(const ptl_event_t *ev) {
+  uintptr_t i = (uintptr_t)ev->md.user_ptr;
   if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK))
     stp_fatal("Portals Core: a %s event from node %u failed in the network", PtlEventKindStr(ev->type),
               (unsigned)ev->initiator.nid);
-  if (ev->type == PTL_EVENT_UNLINK) { /* a full ReqRB: every request in it is handled or copied out */
-    uintptr_t i = (uintptr_t)ev->md.user_ptr;
-    if (STP_UNLIKELY(i >= pa.nrb)) stp_fatal("Portals Core: UNLINK of an unknown ReqRB");
-    reqrb_post((uint32_t)i, 1);
+  if (ev->type == PTL_EVENT_UNLINK) { /* a full ReqRB: every request in it is in */
+    if (STP_UNLIKELY(i >= pa.nrb || pa.rb[i].unlinked)) stp_fatal("Portals Core: UNLINK of an unknown ReqRB");
+    pa.rb[i].unlinked = 1;
+    rb_advance();
     return;
   }
   if (STP_UNLIKELY(ev->type != PTL_EVENT_PUT_END))
     stp_fatal("Portals Core: unexpected %s event in AM_EQ", PtlEventKindStr(ev->type));
-  if (stp_pbits_sel(ev->match_bits) == STP_PSEL_RARAM) payload_arrived(ev);
-  else request_arrived(ev);
+  if (stp_pbits_sel(ev->match_bits) == STP_PSEL_RARAM) {
+    payload_arrived(ev);
+  } else if (STP_LIKELY(i == pa.front)) {
+    request_arrived(ev);
+  } else {
+    if (STP_UNLIKELY(i >= pa.nrb || pa.nheld == pa.maxheld))
+      stp_fatal("Portals Core: a request in ReqRB %u behind the front %u, with %u held already: credit accounting "
+                "is broken", (unsigned)i, (unsigned)pa.front, (unsigned)pa.nheld);
+    pa.held[pa.nheld++] = *ev;
+  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -901,6 +940,10 @@ static int pam_attach(void) {
 
   /* AM_EQ: one event per credit, plus the ReqRBs' UNLINKs */
   pa.eq_events = capacity + nrb + 8;
+  pa.maxheld = (uint32_t)(pa.eq_events * over); /* (requests behind a full ReqRB: at most the credits' worth) */
+  if (!(pa.held = malloc(pa.maxheld * sizeof(*pa.held)))) stp_fatal("gasnet_attach: out of memory");
+  pa.nheld = 0;
+  pa.front = 0;
   stp_pc_check(PtlEQAlloc(stp_pc.ni, pa.eq_events, PTL_EQ_HANDLER_NONE, &pa.am_eq), "allocating AM_EQ");
 
   /* CREDIT (dynamic): reclaims and releases.  In flight to us at once: a
@@ -1004,9 +1047,10 @@ static int pam_attach(void) {
   {
     ptl_interface_t mode = PTLX_IFACE_HOST;
     PtlXNIMode(stp_pc.ni, &mode);
-    /* AM_EQ's ring (twice in offload mode: the progress thread's ring), the ReqRBs, the pending table */
-    /* (and dynamic credits' CREDIT_EQ) */
+    /* AM_EQ's ring (twice in offload mode: the progress thread's ring), the ReqRBs, the pending table, the
+     * held requests' table (and dynamic credits' CREDIT_EQ) */
     pa.recv_bytes = (size_t)pa.nrb * pa.rb_size + (size_t)pa.maxpend * sizeof(pend_t) +
+                    (size_t)pa.maxheld * sizeof(ptl_event_t) +
                     (mode == PTLX_IFACE_OFFLOAD ? 2 : 1) * sizeof(ptl_event_t) *
                         (size_t)(pa.eq_events + pa.credit_events);
   }
@@ -1019,6 +1063,7 @@ static void pam_detach(void) {
   free(pa.slot);
   free(pa.deferred);
   free(pa.rb);
+  free(pa.held);
   free(pa.rpl);
   free(pa.pend);
   credits_fini(&pa.cr);

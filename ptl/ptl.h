@@ -211,7 +211,22 @@
  * managed as in (a), or it is locally managed with PTL_MD_MAX_SIZE (a
  * request buffer; ME and MD may then be PTL_UNLINK), and (b) holds.  For
  * (b), an earlier entry whose MD is inactive shadows nothing: it can never
- * take a message again.  The NIC of seed 000 appends into such a buffer and
+ * take a message again.  And request buffers of one match set (the same
+ * match bits, ignore bits and source) are ordered rather than shadowed: a
+ * request buffer whose earlier overlapping entries are all published
+ * request buffers of its match set is published too, naming the nearest
+ * of them as the one it follows.  Every publication carries its place in
+ * the owner's publication order, and a follower is published after the
+ * one it follows, so order and list agree.  The initiator takes a
+ * follower only once the one it follows is full -- it has seen that
+ * buffer's running offset leave less than max_size, or its lazy
+ * revocation has arrived -- and among open entries the first in order, so
+ * a message goes where a full walk would put it; meanwhile the follower
+ * stands ready, and a full buffer costs the initiator no matched message.
+ * A follower whose predecessor changes (an entry inserted between them)
+ * is revoked, as shadowing would; one whose predecessor is revoked while
+ * still active stays closed at the initiators (matched) until it is
+ * itself revoked.  The NIC of seed 000 appends into such a buffer and
  * writes the event itself; ptl emulates that where UCX maps the target's
  * memory into the initiator (shared memory, and memory UCX allocated:
  * PtlXMemAlloc for the MD, ptl's own for the EQ): the initiator's

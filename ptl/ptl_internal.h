@@ -145,6 +145,9 @@ struct ptl_meo {
   ptl_unlink_t unlink;
   ptl_mdo_t *md;
   int pub; /* PTL_PUB_*: published to peers (ptl_pub.c) */
+  /* published: its place in the owner's publication order, and the order
+   * of the request buffer it follows (0: none; ptl.h section 5) */
+  uint64_t pub_order, pub_after;
   /* an event entry with a locally managed MD: the reservation state it
    * took in its EQ's shared part (xslot1 = index + 1; 0: none) */
   struct ptl_eqo *xeq;
@@ -634,7 +637,7 @@ static inline int ptl_id_accepts(ptl_process_id_t f, ptl_process_id_t src) {
 }
 /* Lock held.  Section 5 of ptl.h: may `me` be published?  0, or PTL_PUB_PLAIN
  * (event-free), or PTL_PUB_EVENTS (an event entry). */
-int ptl_me_publishable(const ptl_meo_t *me);
+int ptl_me_publishable(const ptl_meo_t *me, uint64_t *after);
 /* Lock held: md goes inactive (and is unlinked once its operations end, if
  * it was attached with PTL_UNLINK). */
 void ptl_md_deactivate(ptl_mdo_t *md);

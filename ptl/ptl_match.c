@@ -191,7 +191,15 @@ static int me_overlap(const ptl_meo_t *a, const ptl_meo_t *b) {
   return 1;
 }
 
-int ptl_me_publishable(const ptl_meo_t *me) {
+/* A published request buffer (a locally managed event entry) that a
+ * request buffer with the same match set may follow in order. */
+static int me_orders(const ptl_meo_t *y, const ptl_meo_t *me) {
+  return y->pub == PTL_PUB_YES && y->xslot1 && y->md && !(y->md->d.options & PTL_MD_MANAGE_REMOTE) &&
+         y->bits == me->bits && y->mask == me->mask && y->match_id.nid == me->match_id.nid &&
+         y->match_id.pid == me->match_id.pid;
+}
+
+int ptl_me_publishable(const ptl_meo_t *me, uint64_t *after) {
   const ptl_mdo_t *md = me->md;
   const ptl_eqo_t *eq;
   unsigned opts;
@@ -209,7 +217,12 @@ int ptl_me_publishable(const ptl_meo_t *me) {
   } else if (kind != PTL_PUB_EVENTS || !(opts & PTL_MD_MAX_SIZE)) {
     return 0; /* locally managed: only request buffers that report every append */
   }
-  for (const ptl_meo_t *y = me->prev; y; y = y->prev) /* (an inactive MD never takes anything again) */
-    if (!(y->md && y->md->inactive) && me_overlap(y, me)) return 0;
+  *after = 0;
+  for (const ptl_meo_t *y = me->prev; y; y = y->prev) { /* (an inactive MD never takes anything again) */
+    if ((y->md && y->md->inactive) || !me_overlap(y, me)) continue;
+    /* a request buffer may follow published request buffers of its match set (the nearest is its `after`) */
+    if (kind != PTL_PUB_EVENTS || (opts & PTL_MD_MANAGE_REMOTE) || !me_orders(y, me)) return 0;
+    if (!*after) *after = y->pub_order;
+  }
   return kind;
 }

@@ -69,7 +69,9 @@ static void item_of(ptl_ni_t *ni, ptl_meo_t *me, int kind, pub_item_t *it) {
   it->w.src = ni->id.nid;
   it->xeq = me->xeq;
   it->xslot1 = me->xslot1;
+  it->w.order = me->pub_order;
   if (kind != PTL_CTL_PUBLISH) return;
+  it->w.after = me->pub_after;
   it->w.bits = me->bits;
   it->w.mask = me->mask;
   it->w.match_id = me->match_id;
@@ -274,7 +276,11 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
     gone->pub = PTL_PUB_NO;
   }
   for (ptl_meo_t *me = ni->pt[pt].head; me; me = me->next) {
-    int want = ptl_me_publishable(me);
+    uint64_t after;
+    int want = ptl_me_publishable(me, &after);
+    /* published after a request buffer, it may stay so while that one is the nearest before it still taking
+     * messages, or once none is (the initiators open it when they see that one full) */
+    if (me->pub == PTL_PUB_YES && want && after && after != me->pub_after) want = 0;
     if (me->pub == PTL_PUB_YES && !want && me->md && me->md->xmd && atomic_load(&me->md->xmd->final)) {
       ptl_gone_t *g = malloc(sizeof(*g)); /* a full request buffer: revoked lazily, as above */
       if (!g) continue;
@@ -291,6 +297,8 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
     } else if (me->pub == PTL_PUB_NO && want && !me->xslot1) {
       size_t n = pub.n;
       if (!(me->md->d.options & PTL_MD_MANAGE_REMOTE) && !xmd_take(ni, me)) continue;
+      me->pub_order = ++x->pub_order;
+      me->pub_after = after;
       item_of(ni, me, PTL_CTL_PUBLISH, &it);
       vec_add(&pub, &it);
       if (pub.n > n) me->pub = PTL_PUB_YES;
@@ -417,6 +425,9 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
       e->base = w->base;
       e->length = w->length;
       e->xev = (w->flags & PTL_CTL_EVENTS) && w->rkey2_len < w->rkey_len;
+      e->order = w->order;
+      e->after = w->after;
+      atomic_store_explicit(&e->open, !w->after, memory_order_relaxed);
       if (e->xev) {
         e->max_size = w->max_size;
         e->ev_mask = w->ev_mask;
@@ -438,6 +449,7 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
     int st = atomic_load(&e->state);
     if ((st == PUB_PENDING || st == PUB_VALID) && e->id == w->id) atomic_exchange(&e->state, PUB_REVOKED);
   }
+  if (w->flags & PTL_CTL_LAZY) ptl_pub_open_after(peer, w->order); /* a full request buffer: what follows it opens */
   /* the client's busy flag is a plain store: make it visible (or make it
    * see the revocation) with a barrier on every thread of the process */
   if (x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
@@ -516,6 +528,16 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
     atomic_fetch_sub((w.flags & PTL_CTL_LAZY) ? &ptl_x((ptl_ni_t *)arg)->lazy_acks : &ptl_x((ptl_ni_t *)arg)->revoke_acks,
                      1);
   return UCS_OK;
+}
+
+void ptl_pub_open_after(ptl_peer_t *peer, uint64_t order) {
+  int n = atomic_load_explicit(&peer->npub, memory_order_acquire);
+  for (int i = 0; i < n; i++) {
+    ptl_pubent_t *e = &peer->pub[i];
+    int st = atomic_load(&e->state);
+    if ((st == PUB_PENDING || st == PUB_VALID) && e->after == order)
+      atomic_store_explicit(&e->open, 1, memory_order_release);
+  }
 }
 
 void ptl_pub_entry_clear(ptl_pubent_t *e) {

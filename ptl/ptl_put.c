@@ -54,27 +54,34 @@ static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
 }
 
 /* Client thread, busy set: the published entry of peer that certainly
- * takes a message (pt, bits), from pub[from] on; NULL if none.  Revoked
- * entries found on the way are cleared. */
-static ptl_pubent_t *pub_find_from(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl_pt_index_t pt,
-                                   ptl_match_bits_t bits, int from) {
-  int n = atomic_load_explicit(&peer->npub, memory_order_acquire);
-  for (int i = from; i < n; i++) {
+ * takes a message (pt, bits) if its MD accepts it -- the first in the
+ * owner's publication order after `above` that is open (request buffers
+ * of one match set are published in list order, each open once the one
+ * before it is full: ptl.h section 5); NULL if none.  Revoked entries
+ * found on the way are cleared. */
+static ptl_pubent_t *pub_find_after(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl_pt_index_t pt,
+                                    ptl_match_bits_t bits, uint64_t above) {
+  int n = atomic_load_explicit(&peer->npub, memory_order_acquire), best = -1;
+  for (int i = 0; i < n; i++) {
     ptl_pubent_t *e = &peer->pub[i];
     int st = atomic_load(&e->state);
     if (st == PUB_REVOKED) ptl_pub_entry_clear(e);
-    if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask)) continue;
-    if (st == PUB_PENDING) { /* first use: the key is unpacked here, by the thread that uses it */
-      int pending = PUB_PENDING;
-      if (pub_unpack(x, target, e) != UCS_OK) return NULL;
-      if (!atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID)) return NULL; /* revoked meanwhile */
-    }
-    peer->hot = i;
-    return e; /* published entries of a list are disjoint (but for full request buffers: see sc_xput) */
+    if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask) || e->order <= above ||
+        !atomic_load_explicit(&e->open, memory_order_acquire) || (best >= 0 && peer->pub[best].order < e->order))
+      continue;
+    best = i;
   }
-  return NULL;
+  if (best < 0) return NULL;
+  ptl_pubent_t *e = &peer->pub[best];
+  if (atomic_load(&e->state) == PUB_PENDING) { /* first use: the key is unpacked here, by the thread that uses it */
+    int pending = PUB_PENDING;
+    if (pub_unpack(x, target, e) != UCS_OK) return NULL;
+    if (!atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID)) return NULL; /* revoked meanwhile */
+  }
+  peer->hot = best;
+  return e;
 }
-#define pub_find(x, peer, target, pt, bits) pub_find_from(x, peer, target, pt, bits, 0)
+#define pub_find(x, peer, target, pt, bits) pub_find_after(x, peer, target, pt, bits, 0)
 
 static inline void sc_end(ptl_x_t *x) { atomic_store_explicit(&x->busy, 0, memory_order_release); }
 
@@ -278,20 +285,32 @@ static inline __attribute__((always_inline)) int sc_xwrite(ptl_ni_t *ni, ptl_pub
   return atomic_load_explicit(&e->lsh->sleeping, memory_order_seq_cst) ? 2 : 1;
 }
 
-/* A Put to an event entry.  A locally managed one may be full: a full
- * request buffer is revoked lazily, so its successor may be published
- * before the initiator hears of the revocation -- the next entry that
- * matches is the one a full walk would pick (an inactive MD shadows
- * nothing).  0: none took it (the matched path decides). */
+/* Is the locally managed event entry e inactive (full: it can never take
+ * anything again)? */
+static int sc_xfull(ptl_pubent_t *e) {
+  uint64_t o;
+  if (!e->xslot1 || (e->options & PTL_MD_MANAGE_REMOTE)) return 0;
+  o = atomic_load_explicit(&e->lsh->xmd[e->xslot1 - 1].word, memory_order_relaxed) & PTL_XMD_OFF_MASK;
+  return o > e->length || ((e->options & PTL_MD_MAX_SIZE) && e->length - o < e->max_size);
+}
+
+/* A Put to an event entry.  A locally managed one may be full: then the
+ * request buffer that follows it in the owner's list opens (it may have
+ * been published long before, or the full one's lazy revocation may not
+ * have arrived yet) -- the next open entry that matches is the one a full
+ * walk would pick (an inactive MD shadows nothing).  0: none took it (the
+ * matched path decides). */
 static inline __attribute__((always_inline)) int sc_xput(ptl_x_t *x, ptl_ni_t *ni, ptl_pubent_t *e, uint32_t target,
                                                          char *local, ptl_size_t len, ptl_size_t *roff,
                                                          ptl_size_t *mlen, ptl_pt_index_t pt, ptl_match_bits_t bits,
                                                          ptl_hdr_data_t hdr) {
   ptl_peer_t *peer = &x->peer[target];
   int w;
-  while (!(w = sc_xwrite(ni, e, 1, local, len, roff, mlen, pt, bits, hdr)) &&
-         (e = pub_find_from(x, peer, target, pt, bits, (int)(e - peer->pub) + 1)) && e->xev && e->lbase &&
-         !(e->options & PTL_MD_MANAGE_REMOTE) && (e->options & PTL_MD_OP_PUT)) {
+  while (!(w = sc_xwrite(ni, e, 1, local, len, roff, mlen, pt, bits, hdr))) {
+    if (sc_xfull(e)) ptl_pub_open_after(peer, e->order);
+    if (!(e = pub_find_after(x, peer, target, pt, bits, e->order)) || !e->xev || !e->lbase ||
+        (e->options & PTL_MD_MANAGE_REMOTE) || !(e->options & PTL_MD_OP_PUT))
+      break;
   }
   return w;
 }

@@ -88,6 +88,11 @@ typedef struct ptl_pubent {
   char *lbase;            /* the MD's memory, mapped */
   ptl_eq_shared_t *lsh;   /* its EQ's shared part, mapped */
   uint64_t lhead;         /* a copy of lsh->head (client thread; ptl_eq_reserve) */
+  /* its place in the owner's publication order; the request buffer it
+   * follows (0: none), and whether that one is known to be full -- only
+   * then may this one take messages (ptl.h section 5) */
+  uint64_t order, after;
+  _Atomic int open;
 } ptl_pubent_t;
 #define PTL_PUB_SLOTS 16
 #define PTL_XMD_WATCH 64
@@ -146,6 +151,7 @@ typedef struct ptl_x {
    * rx side, to revoke */
   ptl_mdo_t *xmds[PTL_XMD_WATCH];
   _Atomic int nxmd;
+  uint64_t pub_order; /* the last publication's place in the order (lock held) */
   struct ptl_gone *gone;
   struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for lazy_acks == 0 */
   int efd_main, efd_tx, wake_fd;
@@ -197,6 +203,9 @@ void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w);       /* rx side */
 /* ptl_pub.c */
 void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone);
 void ptl_pub_entry_clear(ptl_pubent_t *e); /* client thread: a revoked entry's slot back to free */
+/* Either thread: the entries of peer that follow the request buffer of
+ * publication order `order` may take messages (it is full). */
+void ptl_pub_open_after(ptl_peer_t *peer, uint64_t order);
 ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                             const ucp_am_recv_param_t *param);
 ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,

@@ -63,6 +63,11 @@ typedef struct {
   uint64_t max_size, md_handle;
   uint32_t ev_mask, pad2;
   uint64_t ring, ring_mask; /* the EQ's ptl_eq_shared_t, and its capacity - 1 */
+  /* the entry's place in its owner's publication order (PUBLISH and
+   * REVOKE), and (PUBLISH) that of the request buffer it follows: 0 none,
+   * else the initiator may use it only once that one is full (ptl.h
+   * section 5) */
+  uint64_t order, after;
 } ptl_wctl_t;
 /* flags: PTL_CTL_EVENTS (PUBLISH of an event entry); PTL_CTL_LAZY (REVOKE
  * of a locally managed event entry that can take nothing any more: its

@@ -90,6 +90,15 @@ static int next_event(ptl_handle_eq_t eq, ptl_event_t *ev) { return PtlEQGet(eq,
 static char buf[4][256];
 #define RW (PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE)
 
+/* ptl_me_publishable, its `after` in *after (when not NULL) */
+static int publishable_after(const ptl_meo_t *m, uint64_t *after) {
+  uint64_t a;
+  int k = ptl_me_publishable(m, &a);
+  if (after) *after = a;
+  return k;
+}
+#define publishable(m) publishable_after((m), NULL)
+
 static void t_match_ignore(void) {
   setup("match_and_ignore_bits");
   ptl_handle_md_t a = attach(0, ANY, 0xAB00, 0x00FF, test_md(buf[0], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL),
@@ -437,31 +446,31 @@ static void t_publish_rule(void) {
   attach(30, ANY, 0x10, 0xFFF0 /* low 4 bits select, as GASNet's RAR */, free_md, PTL_RETAIN, PTL_RETAIN, &x);
   ptl_meo_t *mx = ptl_pool_get(&ni->mes, x);
   ptl_lock(ni);
-  CHECK(ptl_me_publishable(mx));
+  CHECK(publishable(mx));
   ptl_unlock(ni);
   /* disjoint in a bit neither ignores: x stays publishable */
   RC(PtlMEInsert(x, ANY, 0x11, 0xFFF0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
-  CHECK(ptl_me_publishable(mx));
+  CHECK(publishable(mx));
   RC(PtlMEUnlink(y), PTL_OK);
   /* overlapping, even without an MD: x is shadowed */
   RC(PtlMEInsert(x, ANY, 0x20, 0xFFF0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
-  CHECK(!ptl_me_publishable(mx));
+  CHECK(!publishable(mx));
   RC(PtlMEUnlink(y), PTL_OK);
   /* overlapping bits but another source only: disjoint */
   ptl_process_id_t only2 = {2, PTL_PID_ANY}, only3 = {3, PTL_PID_ANY};
   RC(PtlMEInsert(x, only2, 0x10, 0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
-  CHECK(!ptl_me_publishable(mx)); /* x accepts everyone, so nid 2's messages could go to y */
+  CHECK(!publishable(mx)); /* x accepts everyone, so nid 2's messages could go to y */
   RC(PtlMEUnlink(y), PTL_OK);
   /* ... but it overlaps an x restricted to another nid only if nids agree */
   mx->match_id = only3;
   RC(PtlMEInsert(x, only2, 0x10, 0, PTL_RETAIN, PTL_INS_BEFORE, &y), PTL_OK);
-  CHECK(ptl_me_publishable(mx));
+  CHECK(publishable(mx));
   mx->match_id = ANY;
-  CHECK(!ptl_me_publishable(mx));
+  CHECK(!publishable(mx));
   RC(PtlMEUnlink(y), PTL_OK);
   /* an entry after x never shadows it */
   RC(PtlMEInsert(x, ANY, 0, ~0ull, PTL_RETAIN, PTL_INS_AFTER, &y), PTL_OK);
-  CHECK(ptl_me_publishable(mx));
+  CHECK(publishable(mx));
   RC(PtlMEUnlink(y), PTL_OK);
   /* eligibility: events, threshold, local management, unlink policy */
   ptl_md_t m;
@@ -483,10 +492,10 @@ static void t_publish_rule(void) {
   for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     m = cases[i].md;
     zd = attach(31 + i, ANY, 0, 0, m, cases[i].me_ul, PTL_RETAIN, &z);
-    CHECK(ptl_me_publishable(ptl_pool_get(&ni->mes, z)) == cases[i].ok);
+    CHECK(publishable(ptl_pool_get(&ni->mes, z)) == cases[i].ok);
     RC(PtlMDUnlink(zd), PTL_OK);
     ptl_meo_t *zm = ptl_pool_get(&ni->mes, z); /* gone with its MD if PTL_UNLINK */
-    CHECK(!zm || !ptl_me_publishable(zm));
+    CHECK(!zm || !publishable(zm));
   }
   teardown();
 }
@@ -542,7 +551,7 @@ static void t_event_entries(void) {
     cases[i].md.max_size = 16;
     zd = attach(40 + i, ANY, 0, 0, cases[i].md, cases[i].me_ul, PTL_RETAIN, &z);
     ptl_lock(ni);
-    if (ptl_me_publishable(ptl_pool_get(&ni->mes, z)) != cases[i].kind) test_fail(__LINE__, "eligibility case %u", i);
+    if (publishable(ptl_pool_get(&ni->mes, z)) != cases[i].kind) test_fail(__LINE__, "eligibility case %u", i);
     ptl_unlock(ni);
     RC(PtlMDUnlink(zd), PTL_OK);
     if (ptl_pool_get(&ni->mes, z)) RC(PtlMEUnlink(z), PTL_OK);
@@ -554,11 +563,31 @@ static void t_event_entries(void) {
   yd = attach(50, ANY, 7, 0, rb, PTL_UNLINK, PTL_UNLINK, &y);
   rb.start = buf[1];
   zd = attach(50, ANY, 7, 0, rb, PTL_UNLINK, PTL_UNLINK, &z);
-  ptl_meo_t *mz = ptl_pool_get(&ni->mes, z);
+  ptl_meo_t *mz = ptl_pool_get(&ni->mes, z), *my = ptl_pool_get(&ni->mes, y);
+  uint64_t after = 99;
   ptl_lock(ni);
-  CHECK(!ptl_me_publishable(mz));
+  CHECK(!publishable(mz));
+  /* ... unless it is a published request buffer of the same match set: z follows it in order */
+  my->pub = PTL_PUB_YES;
+  my->xslot1 = 1;
+  my->pub_order = 7;
+  CHECK(publishable_after(mz, &after) == PTL_PUB_EVENTS && after == 7);
+  my->bits = 3; /* y takes whatever has bit 0 set: overlapping, not the same match set */
+  my->mask = 1;
+  CHECK(!publishable(mz));
+  my->bits = 7;
+  my->mask = mz->mask;
+  my->xslot1 = 0; /* not locally managed one-sidedly: it cannot be seen full */
+  CHECK(!publishable(mz));
+  my->xslot1 = 1;
+  mz->md->d.options |= PTL_MD_MANAGE_REMOTE; /* z must be a request buffer too */
+  CHECK(!publishable(mz));
+  mz->md->d.options &= ~(unsigned)PTL_MD_MANAGE_REMOTE;
+  my->pub = PTL_PUB_NO; /* y unpublished shadows z again */
+  CHECK(!publishable(mz));
   ptl_md_deactivate(mdo(yd));
-  CHECK(ptl_me_publishable(mz) == PTL_PUB_EVENTS);
+  CHECK(publishable_after(mz, &after) == PTL_PUB_EVENTS && after == 0);
+  my->xslot1 = 0;
   ptl_unlock(ni);
 
   /* the shared running offset: concatenation, the one crossing, then nothing */
