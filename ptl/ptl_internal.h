@@ -593,6 +593,16 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
  * library's: end the job through the bootstrap's abort), abort. */
 void ptl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 extern void (*ptl_die_hook)(void);
+/* realloc(old, n) (malloc for old NULL) of what ptl cannot do without --
+ * a revocation, a control message kept for its turn: losing one would let
+ * peers write into freed memory, or the ordered control stream stall and
+ * an owner wait for ever -- so failing, ptl_die says what (fmt,
+ * printf-style) followed by ": out of memory".  Test faults (ptl/tests/
+ * ptl_fault.c): the ptl_fault_nth-th call whose fmt begins with
+ * ptl_fault_what (set first) fails. */
+void *ptl_alloc_or_die(void *old, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+extern const char *_Atomic ptl_fault_what;
+extern _Atomic long ptl_fault_nth;
 
 /* ptl_match.c: MD use, matching */
 /* One operation uses md: threshold--, maybe inactive / unlink pending. */

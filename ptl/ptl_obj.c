@@ -36,6 +36,24 @@ void ptl_die(const char *fmt, ...) {
   abort();
 }
 
+const char *_Atomic ptl_fault_what;
+_Atomic long ptl_fault_nth;
+
+void *ptl_alloc_or_die(void *old, size_t n, const char *fmt, ...) {
+  void *p = NULL;
+  const char *w;
+  char what[256];
+  va_list ap;
+  if (PTL_LIKELY(atomic_load_explicit(&ptl_fault_nth, memory_order_acquire) <= 0) ||
+      !(w = atomic_load(&ptl_fault_what)) || strncmp(fmt, w, strlen(w)) || atomic_fetch_sub(&ptl_fault_nth, 1) != 1)
+    p = realloc(old, n);
+  if (PTL_LIKELY(p != NULL)) return p;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof(what), fmt, ap);
+  va_end(ap);
+  ptl_die("%s: out of memory (%zu bytes)", what, n);
+}
+
 /* ---------------------------------------------------------------- pools */
 int ptl_pool_init(ptl_pool_t *p, unsigned kind, size_t objsize, uint32_t max) {
   memset(p, 0, sizeof(*p));

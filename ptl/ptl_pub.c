@@ -49,11 +49,15 @@ typedef struct ptl_gone {
   pub_item_t it;
 } ptl_gone_t;
 
-static void vec_add(pub_vec_t *v, const pub_item_t *it) {
+/* what: for a revocation, why it must not be lost (no room for it is
+ * fatal); NULL for a publication (no room: not published, its entry is
+ * matched the normal way) */
+static void vec_add(pub_vec_t *v, const pub_item_t *it, const char *what) {
   if (v->n == v->cap) {
     size_t cap = v->cap ? 2 * v->cap : 8;
-    pub_item_t *nv = realloc(v->v, cap * sizeof(*nv));
-    if (!nv) return; /* not published / revoked later: see below */
+    pub_item_t *nv = what ? ptl_alloc_or_die(v->v, cap * sizeof(*nv), "revoking a publication (%s)", what)
+                          : realloc(v->v, cap * sizeof(*nv));
+    if (!nv) return;
     v->v = nv;
     v->cap = cap;
   }
@@ -212,7 +216,7 @@ void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md) {
   md->xmd = NULL;
   if (x->closing) return; /* PtlNIFini: nobody left to tell */
   if (!me || !me->pub || me->unlink != PTL_UNLINK) return; /* (an ME that stays is revoked by the next walk) */
-  if (!(g = malloc(sizeof(*g)))) ptl_die("out of memory revoking a publication"); /* peers would keep writing */
+  g = ptl_alloc_or_die(NULL, sizeof(*g), "revoking a publication (peers would keep writing into an unlinked entry)");
   item_of(ni, me, PTL_CTL_REVOKE, &g->it);
   g->next = x->gone;
   x->gone = g;
@@ -254,7 +258,6 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   lazy_release(ni, 0);
   while (x->gone) { /* freed by the rx side: revoke now */
     ptl_gone_t *g = x->gone;
-    size_t n = rev.n;
     x->gone = g->next;
     if (g->it.xslot1) { /* a full request buffer: nothing can write it, its state waits */
       g->it.w.flags |= PTL_CTL_LAZY;
@@ -262,17 +265,12 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
       lazy = g;
       continue;
     }
-    vec_add(&rev, &g->it);
-    if (rev.n == n) { /* out of memory: next time */
-      g->next = x->gone;
-      x->gone = g;
-      break;
-    }
+    vec_add(&rev, &g->it, "peers would keep writing into an unlinked entry");
     free(g);
   }
   if (gone && gone->pub) {
     item_of(ni, gone, PTL_CTL_REVOKE, &it);
-    vec_add(&rev, &it);
+    vec_add(&rev, &it, "peers would keep writing into an unlinked entry");
     gone->pub = PTL_PUB_NO;
   }
   for (ptl_meo_t *me = ni->pt[pt].head; me; me = me->next) {
@@ -282,25 +280,24 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
      * messages, or once none is (the initiators open it when they see that one full) */
     if (me->pub == PTL_PUB_YES && want && after && after != me->pub_after) want = 0;
     if (me->pub == PTL_PUB_YES && !want && me->md && me->md->xmd && atomic_load(&me->md->xmd->final)) {
-      ptl_gone_t *g = malloc(sizeof(*g)); /* a full request buffer: revoked lazily, as above */
-      if (!g) continue;
+      /* a full request buffer: revoked lazily, as above */
+      ptl_gone_t *g = ptl_alloc_or_die(NULL, sizeof(*g), "revoking a full request buffer's publication");
       item_of(ni, me, PTL_CTL_REVOKE, &g->it);
       g->it.w.flags |= PTL_CTL_LAZY;
       g->next = lazy;
       lazy = g;
       me->pub = PTL_PUB_NO;
     } else if (me->pub == PTL_PUB_YES && !want) {
-      size_t n = rev.n;
       item_of(ni, me, PTL_CTL_REVOKE, &it);
-      vec_add(&rev, &it);
-      if (rev.n > n) me->pub = PTL_PUB_NO; /* else: out of memory, stays published */
+      vec_add(&rev, &it, "peers would go on using an entry that no longer qualifies");
+      me->pub = PTL_PUB_NO;
     } else if (me->pub == PTL_PUB_NO && want && !me->xslot1) {
       size_t n = pub.n;
       if (!(me->md->d.options & PTL_MD_MANAGE_REMOTE) && !xmd_take(ni, me)) continue;
       me->pub_order = ++x->pub_order;
       me->pub_after = after;
       item_of(ni, me, PTL_CTL_PUBLISH, &it);
-      vec_add(&pub, &it);
+      vec_add(&pub, &it, NULL);
       if (pub.n > n) me->pub = PTL_PUB_YES;
     }
   }
@@ -404,16 +401,12 @@ static void ctl_ack(ptl_ni_t *ni, const ptl_wctl_t *w) {
 static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
   ptl_x_t *x = ptl_x(ni);
   ptl_peer_t *peer = &x->peer[w->src];
-  if (w->kind == PTL_CTL_PUBLISH) {
+  if (w->kind == PTL_CTL_PUBLISH) { /* (checked as it arrived: ctl_check) */
     if (!w->rkey_len || !ptl_id_accepts(w->match_id, ni->id)) return; /* not for us */
-    if ((w->flags & PTL_CTL_EVENTS) &&
-        (!w->rkey2_len || w->rkey2_len >= w->rkey_len ||
-         (!(w->options & PTL_MD_MANAGE_REMOTE) && (!w->xslot1 || w->xslot1 > PTL_XMD_PER_EQ))))
-      return; /* (malformed) */
     for (int i = 0; i < PTL_PUB_SLOTS; i++) {
       ptl_pubent_t *e = &peer->pub[i];
       if (atomic_load_explicit(&e->state, memory_order_acquire) != PUB_FREE) continue;
-      if (!(e->rkey_buf = malloc(w->rkey_len))) return;
+      e->rkey_buf = ptl_alloc_or_die(NULL, w->rkey_len, "filing a publication from rank %u", (unsigned)w->src);
       memcpy(e->rkey_buf, rkey, w->rkey_len);
       e->rkey_len = w->rkey_len;
       e->rkey = NULL;
@@ -454,8 +447,9 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
    * see the revocation) with a barrier on every thread of the process */
   if (x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
   if (atomic_load(&x->busy)) { /* acknowledged once the client is out of its shortcut operation */
-    ptl_ctlq_t *q = malloc(sizeof(*q));
-    if (!q) ptl_die("out of memory acknowledging a revocation"); /* rank w->src would wait for ever */
+    ptl_ctlq_t *q =
+        ptl_alloc_or_die(NULL, sizeof(*q), "acknowledging a revocation from rank %u (it would wait for ever)",
+                         (unsigned)w->src);
     q->w = *w;
     q->next = x->acks_owed;
     x->acks_owed = q;
@@ -484,23 +478,60 @@ void ptl_pub_acks(ptl_ni_t *ni) {
   atomic_store_explicit(&x->main_token, 0, memory_order_release);
 }
 
+/* A control message as it arrives (its header taken, its sender bounded):
+ * one that does not hold together is fatal, as is one this process has no
+ * room to keep for its turn -- dropped, it would stall its sender's
+ * ordered stream for ever (and with it an owner waiting for a revocation's
+ * acknowledgement). */
+static void ctl_check(const ptl_peer_t *peer, const ptl_wctl_t *w, size_t len, int rndv) {
+  const char *bad = NULL;
+  char why[160];
+  if (rndv) {
+    bad = "it came by rendezvous: its keys cannot be taken here";
+  } else if (len != w->rkey_len) {
+    snprintf(why, sizeof(why), "%zu payload bytes, its header says %u", len, (unsigned)w->rkey_len);
+    bad = why;
+  } else if (w->seq <= peer->ctl_in) {
+    snprintf(why, sizeof(why), "sequence number %llu is taken already (the next is %llu)",
+             (unsigned long long)w->seq, (unsigned long long)peer->ctl_in + 1);
+    bad = why;
+  } else if (w->kind != PTL_CTL_PUBLISH && w->kind != PTL_CTL_REVOKE) {
+    bad = "no such kind";
+  } else if (w->kind == PTL_CTL_PUBLISH && (w->flags & PTL_CTL_EVENTS) && w->rkey_len &&
+             (!w->rkey2_len || w->rkey2_len >= w->rkey_len ||
+              (!(w->options & PTL_MD_MANAGE_REMOTE) && (!w->xslot1 || w->xslot1 > PTL_XMD_PER_EQ)))) {
+    snprintf(why, sizeof(why), "a publication whose event-entry fields do not hold together (keys %u and %u bytes, "
+             "reservation state %u)", (unsigned)w->rkey_len, (unsigned)w->rkey2_len, (unsigned)w->xslot1);
+    bad = why;
+  }
+  for (const ptl_ctlq_t *q = peer->early; q && !bad; q = q->next)
+    if (q->w.seq == w->seq) bad = "its sequence number came early once already";
+  if (bad)
+    ptl_die("a malformed control message from rank %u (sequence %llu, kind %u): %s", (unsigned)w->src,
+            (unsigned long long)w->seq, (unsigned)w->kind, bad);
+}
+
 ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                             const ucp_am_recv_param_t *param) {
   ptl_ni_t *ni = arg;
   ptl_wctl_t w;
   ptl_peer_t *peer;
   ptl_ctlq_t *q, **pq;
-  if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) || !PTL_WIRE_TAKE(w, header, hlen, ni->size) ||
-      len != w.rkey_len)
-    return UCS_OK;
+  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size)) {
+    if (hlen != sizeof(w))
+      ptl_die("a malformed control message: %zu header bytes, %zu expected (its sender's ordered stream would stall)",
+              hlen, sizeof(w));
+    ptl_die("a malformed control message: it names rank %u as its sender, of %d", (unsigned)w.src, ni->size);
+  }
   peer = &ptl_x(ni)->peer[w.src];
+  ctl_check(peer, &w, len, !!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV));
   if (w.seq != peer->ctl_in + 1) { /* early: keep it for its turn */
-    if ((q = malloc(sizeof(*q) + len))) {
-      q->w = w;
-      memcpy(q->rkey, data, len);
-      q->next = peer->early;
-      peer->early = q;
-    }
+    q = ptl_alloc_or_die(NULL, sizeof(*q) + len, "keeping control message %llu from rank %u for its turn (%llu is due)",
+                         (unsigned long long)w.seq, (unsigned)w.src, (unsigned long long)peer->ctl_in + 1);
+    q->w = w;
+    memcpy(q->rkey, data, len);
+    q->next = peer->early;
+    peer->early = q;
     return UCS_OK;
   }
   ctl_apply(ni, &w, data);
@@ -520,13 +551,19 @@ ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *da
   return UCS_OK;
 }
 
+/* An acknowledgement this process cannot count would leave it waiting for
+ * ever (ptl_pub_list_changed): fatal, as one that nothing awaits. */
 ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                                 const ucp_am_recv_param_t *param) {
+  ptl_ni_t *ni = arg;
   ptl_wctl_t w;
   (void)data, (void)len, (void)param;
-  if (PTL_WIRE_TAKE(w, header, hlen, ((ptl_ni_t *)arg)->size))
-    atomic_fetch_sub((w.flags & PTL_CTL_LAZY) ? &ptl_x((ptl_ni_t *)arg)->lazy_acks : &ptl_x((ptl_ni_t *)arg)->revoke_acks,
-                     1);
+  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size))
+    ptl_die("a malformed revocation acknowledgement: %zu header bytes (%zu expected)%s", hlen, sizeof(w),
+            hlen == sizeof(w) ? ", naming no process of the job as its sender" : "");
+  if (atomic_fetch_sub((w.flags & PTL_CTL_LAZY) ? &ptl_x(ni)->lazy_acks : &ptl_x(ni)->revoke_acks, 1) <= 0)
+    ptl_die("an acknowledgement from rank %u of revocation %llu, which nothing awaits", (unsigned)w.src,
+            (unsigned long long)w.seq);
   return UCS_OK;
 }
 

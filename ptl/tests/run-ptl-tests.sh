@@ -2,7 +2,8 @@
 # run-ptl-tests.sh -- ptl's tests: the unit tests of the matching engine,
 # then the conformance suite in host and offload mode at 2, 3 and 4
 # processes, the one-sided request buffers once over TCP, again at 2 with
-# MD pinning refused (RLIMIT_MEMLOCK), then a
+# MD pinning refused (RLIMIT_MEMLOCK), the faults ptl cannot survive
+# (ptl_fault: each must end its job with ptl's fatal error), then a
 # short run of each microbenchmark, each under a hard timeout.  One line
 # per case:
 #     PASS ptl unit
@@ -15,7 +16,7 @@
 # Environment (all optional):
 #   MPIRUN        launcher (default: mpirun from PATH)
 #   BUILDDIR      ptl's build directory (binaries in tests/), or
-#   PTL_BINDIR    the directory holding ptl_unit and ptl_conf
+#   PTL_BINDIR    the directory holding ptl_unit, ptl_conf and ptl_fault
 #                 (default: this script's directory)
 #   BENCHDIR      the directory holding ptlbench and ucxbench (default:
 #                 ../bench from the tests' directory)
@@ -66,7 +67,7 @@ report() {
   failed=1
 }
 
-for prog in ptl_unit ptl_conf; do
+for prog in ptl_unit ptl_conf ptl_fault; do
   if [ ! -x "$bindir/$prog" ]; then
     echo "FAIL ptl setup ($bindir/$prog is missing: build with 'make check')"
     exit 1
@@ -147,6 +148,31 @@ nopin() {
 for mode in $MODES; do
   case $mode in host | offload) nopin "$mode" ;; esac
 done
+
+# the faults ptl cannot survive (ptl_fault --list), one job each: it must
+# end non-zero, not by the timeout, with ptl's fatal error naming what the
+# mode said to expect ("ptl_fault: MODE: expect fatal: FRAGMENT"); a mode
+# ptl survives says what it did instead ("ptl went on: ...")
+fault() {
+  local m=$1 rc frag why=""
+  timeout -k 5 "$PTL_TIMEOUT" "$MPIRUN" "${flags[@]}" -np 1 "$bindir/ptl_fault" "$m" >"$log" 2>&1
+  rc=$?
+  frag=$(sed -n "s/^ptl_fault: $m: expect fatal: //p" "$log" | head -n 1)
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    why="timeout after $PTL_TIMEOUT s"
+  elif [ -z "$frag" ]; then
+    why="exit status $rc before the fault was provoked"
+  elif [ "$rc" = 0 ]; then
+    why="exit status 0: $(sed -n "s/^ptl_fault: $m: //p" "$log" | grep -m1 'ptl went on' || echo 'no fatal error')"
+  elif ! grep "ptl (rank 0): fatal: " "$log" | grep -qF "$frag"; then
+    why="exit status $rc, but no line 'ptl (rank 0): fatal: ...$frag...'"
+  fi
+  if [ -z "$why" ]; then echo "PASS ptl fault $m"; return; fi
+  echo "FAIL ptl fault $m ($why)"
+  sed 's/^/    /' "$log" | tail -n 40
+  failed=1
+}
+for m in $("$bindir/ptl_fault" --list | awk '/^  [a-z]/ { print $1 }'); do fault "$m"; done
 
 # the microbenchmarks, a few iterations each: they run to the end and print
 # every measurement (bench NAME RESULTS PROGRAM ARGS...)
