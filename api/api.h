@@ -35,6 +35,9 @@ extern const stp_stage_t *stp_stage; /* the active one, from gasnet_init */
 /* ------------------------------------------------------------------ */
 /* shared between the API files                                        */
 /* ------------------------------------------------------------------ */
+/* api_init.c: a thread that holds the library lock runs the exit another
+ * thread posted because it could not take the lock (GASNET_PAR) */
+void stp_exit_posted(void);
 void stp_barrier_progress(void);              /* barrier.c */
 void stp_barrier_poll(void);                  /* barrier.c: stp.hook_barrier */
 extern const stp_handler_reg_t stp_barrier_handlers[];
@@ -46,9 +49,16 @@ extern const int stp_memset_nhandlers;
 /* ------------------------------------------------------------------ */
 /* argument checks (api_misc.c reports the failures)                   */
 /* ------------------------------------------------------------------ */
+/* A node index is checked with checks on or off (one compare): every
+ * backend indexes per-node tables with it (credits, endpoints, keys, the
+ * segment table), so checks off removes reports, not memory safety -- as for
+ * handler indices and payload sizes. */
+void stp_check_node_fail(const char *fn, gasnet_node_t node) STP_NORETURN;
+#define STP_CHECK_NODE(fn, node) \
+  do { if (STP_UNLIKELY((node) >= stp.nodes)) stp_check_node_fail(fn, node); } while (0)
+
 #if STP_CHECKS
 void stp_check_attached_fail(const char *fn) STP_NORETURN;
-void stp_check_node_fail(const char *fn, gasnet_node_t node) STP_NORETURN;
 void stp_check_remote_fail(const char *fn, gasnet_node_t node, const void *addr, size_t n) STP_NORETURN;
 void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
 
@@ -56,8 +66,6 @@ void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
   do { if (STP_UNLIKELY(!stp.inited)) stp_check_attached_fail(fn); } while (0)
 #define STP_CHECK_ATTACHED(fn) \
   do { if (STP_UNLIKELY(!stp.attached)) stp_check_attached_fail(fn); } while (0)
-#define STP_CHECK_NODE(fn, node) \
-  do { if (STP_UNLIKELY((node) >= stp.nodes)) stp_check_node_fail(fn, node); } while (0)
 /* [addr, addr+n) inside node's segment (n == 0 always passes) */
 #define STP_CHECK_REMOTE(fn, node_, addr_, n_)                                         \
   do {                                                                                 \
@@ -77,8 +85,7 @@ void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
 #else /* the arguments are still "used": no warnings without checks */
 #define STP_CHECK_INITED(fn) ((void)(fn))
 #define STP_CHECK_ATTACHED(fn) ((void)(fn))
-#define STP_CHECK_NODE(fn, node) ((void)(fn), (void)(node))
-#define STP_CHECK_REMOTE(fn, node, addr, n) ((void)(fn), (void)(node), (void)(addr), (void)(n))
+#define STP_CHECK_REMOTE(fn, node, addr, n) do { STP_CHECK_NODE(fn, node); (void)(addr), (void)(n); } while (0)
 #define STP_CHECK_NOT_IN_HANDLER(fn) ((void)(fn))
 #define STP_CHECK_LOCAL(fn, what, p, n) ((void)(fn), (void)(what), (void)(p), (void)(n))
 #endif

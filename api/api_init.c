@@ -21,6 +21,7 @@
 #include "api.h"
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,18 +86,69 @@ static struct {
 enum { BY_GASNET_EXIT, BY_PROCESS_EXIT, BY_PEER };
 static void lifecycle_exit(int code, int how);
 
+/* ------------------------------------------------------------------ */
+/* exiting from any thread (GASNET_PAR)                                */
+/* ------------------------------------------------------------------ */
+/* gasnet_exit is legal while the caller holds an HSL (spec 3.3: it is one
+ * of the calls allowed in a No-Interrupt Section), and so is exit().  But
+ * the thread holding the library lock may be running a handler that waits
+ * for that very HSL: the exiting thread would wait for the library lock
+ * for ever.  So a thread that cannot take the lock at once posts its exit
+ * here, and whichever thread holds the lock runs the exit protocol for it
+ * -- at its next poll (the exit hook) or while it waits for an HSL (a
+ * handler: gasnet_hsl_lock); if no holder lets go or acts within
+ * STAGEPORT_EXIT_TIMEOUT seconds, the job is aborted with the code. */
+static struct {
+  atomic_int posted; /* 0 none, 1 being written, 2 posted */
+  int code, how;
+} exit_req;
+
+/* The library lock for an exit by `how` with `code` (GASNET_PAR), or the
+ * job ends from here or from the holder. */
+static void exit_lock(int code, int how) {
+  uint64_t wait_s;
+  int none = 0;
+  if (!stp_par || stp_par_lock_within(0)) return;
+  if (atomic_compare_exchange_strong(&exit_req.posted, &none, 1)) { /* (the first code wins) */
+    exit_req.code = code;
+    exit_req.how = how;
+    atomic_store_explicit(&exit_req.posted, 2, memory_order_release);
+  }
+  wait_s = stp_env_u64("STAGEPORT_EXIT_TIMEOUT", 2);
+  if (stp_par_lock_within((unsigned)STP_MIN(wait_s * 1000u, (uint64_t)UINT32_MAX))) return;
+  fprintf(stderr,
+          "stageport: node %u: %s ends the job with exit code %d, but another thread of this process holds the "
+          "library lock and did not let go within %" PRIu64 " s (a handler waiting for something this thread "
+          "holds?); aborting the job with code %d\n",
+          (unsigned)stp.mynode, how == BY_GASNET_EXIT ? "gasnet_exit" : "exit() or a return from main", code, wait_s,
+          code);
+  stp_abort(code);
+}
+
+void stp_exit_posted(void) {
+  if (STP_LIKELY(atomic_load_explicit(&exit_req.posted, memory_order_acquire) != 2) || life.exiting) return;
+  /* this thread holds the library lock: it exits for the thread that posted */
+  lifecycle_exit(exit_req.code, exit_req.how); /* (by gasnet_exit: does not return) */
+  fflush(NULL);
+  _exit(exit_req.code); /* by exit(): that thread is inside exit() already, its hooks waiting here */
+}
+
 /* exit(N) or returning N from main after init runs the exit protocol too,
  * with N (spec 2.1.5: the job ends with the code the process exited with). */
 #if HAVE_ON_EXIT
 static void stp_on_exit(int status, void *arg) {
-  STP_API_GUARD();
   (void)arg;
-  if (stp.inited && !life.exiting) lifecycle_exit(status, BY_PROCESS_EXIT);
+  if (!stp.inited) return;
+  exit_lock(status, BY_PROCESS_EXIT);
+  if (!life.exiting) lifecycle_exit(status, BY_PROCESS_EXIT);
+  if (stp_par) stp_par_unlock();
 }
 #else
 static void stp_atexit(void) { /* (no on_exit: the status is not known here) */
-  STP_API_GUARD();
-  if (stp.inited && !life.exiting) lifecycle_exit(0, BY_PROCESS_EXIT);
+  if (!stp.inited) return;
+  exit_lock(0, BY_PROCESS_EXIT);
+  if (!life.exiting) lifecycle_exit(0, BY_PROCESS_EXIT);
+  if (stp_par) stp_par_unlock();
 }
 #endif
 
@@ -141,6 +193,7 @@ static int take_notice(int *code) {
  * polls), and join a pending exit unless a handler is running. */
 static void exit_hook(void) {
   int code;
+  if (STP_UNLIKELY(stp_par)) stp_exit_posted(); /* another thread's exit */
   if (!life.exiting && take_notice(&code)) {
     if (!life.notices++) stp.exit_code = code; /* the first code wins */
     stp.exit_pending = 1;
@@ -200,6 +253,18 @@ int stp_init_client(int *argc, char ***argv, int threads, const char *stage) {
   }
   stp.mynode = (gasnet_node_t)stp.boot.rank;
   stp.nodes = (gasnet_node_t)stp.boot.size;
+  {
+    /* every node runs the same stage (say, an MPMD launch with the
+     * variable given to one program only): else their first collectives
+     * would not match */
+    const char *names[64] = {NULL};
+    stp_setting_t set = {"STAGEPORT_STAGE", 0, names};
+    for (int i = 0; i < stp_nstages && i < 63; i++) {
+      names[i] = stp_stages[i].name;
+      if (&stp_stages[i] == stp_stage) set.value = (uint64_t)i;
+    }
+    stp_settings_agree("gasnet_init", &set, 1);
+  }
   init_nodeinfo();
   stp.inited = 1;
 #if HAVE_ON_EXIT
@@ -442,8 +507,8 @@ static void lifecycle_exit(int code, int how) {
 }
 
 void gasnet_exit(int exitcode) {
-  STP_API_GUARD();
   if (!stp.inited) exit(exitcode);
+  exit_lock(exitcode, BY_GASNET_EXIT); /* (held until the process ends) */
   lifecycle_exit(exitcode, BY_GASNET_EXIT);
   exit(exitcode); /* not reached */
 }

@@ -6,17 +6,18 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
+
+void stp_check_node_fail(const char *fn, gasnet_node_t node) {
+  stp_fatal("%s: node %u out of range (job has %u nodes)", fn, (unsigned)node, (unsigned)stp.nodes);
+}
 
 #if STP_CHECKS
 void stp_check_attached_fail(const char *fn) {
   if (!stp.inited) stp_fatal("%s: called before gasnet_init", fn);
   stp_fatal("%s: called before gasnet_attach", fn);
-}
-
-void stp_check_node_fail(const char *fn, gasnet_node_t node) {
-  stp_fatal("%s: node %u out of range (job has %u nodes)", fn, (unsigned)node, (unsigned)stp.nodes);
 }
 
 void stp_check_remote_fail(const char *fn, gasnet_node_t node, const void *addr, size_t n) {
@@ -68,7 +69,18 @@ void gasnet_hsl_destroy(gasnet_hsl_t *hsl) {
 }
 
 void gasnet_hsl_lock(gasnet_hsl_t *hsl) {
-  int rc = pthread_mutex_lock(&hsl->lock);
+  int rc;
+  if (STP_UNLIKELY(stp_par) && stp_par_held()) {
+    /* a handler, holding the library lock: the HSL's holder may be
+     * waiting for that lock to exit (gasnet_exit is legal under an HSL);
+     * then this thread runs the exit for it */
+    while ((rc = pthread_mutex_trylock(&hsl->lock)) == EBUSY) {
+      stp_exit_posted();
+      sched_yield();
+    }
+  } else {
+    rc = pthread_mutex_lock(&hsl->lock);
+  }
   if (rc) stp_fatal("gasnet_hsl_lock: %s", strerror(rc));
 }
 

@@ -164,6 +164,11 @@ extern struct stp_globals stp;
 extern int stp_par;
 void stp_par_lock(void);
 void stp_par_unlock(void);
+/* The lock, waiting at most ms milliseconds: 1 taken (release with
+ * stp_par_unlock), 0 not.  For the exit path, which must not wait for ever
+ * on a holder that may be waiting for something of the caller's. */
+int stp_par_lock_within(unsigned ms);
+int stp_par_held(void); /* this thread holds the lock */
 void stp_par_yield(void); /* an API wait's step: let a waiting thread in */
 stp_thread_t *stp_thread_slow(void);
 
@@ -271,5 +276,20 @@ void stp_warn(const char *fmt, ...) STP_PRINTF(1, 2);
 void stp_abort(int code) STP_NORETURN;
 /* Parse an environment knob: unsigned with optional K/M/G suffix. */
 uint64_t stp_env_u64(const char *name, uint64_t dflt);
+
+/* A setting every node must share (a knob that shapes what peers write
+ * into each other's memory, or their flow control), as this node resolved
+ * it.  labels: NULL, or the names of an enumerated knob's values. */
+typedef struct stp_setting {
+  const char *name;
+  uint64_t value;
+  const char *const *labels;
+} stp_setting_t;
+/* Collective (attach): one allgather of every node's values; if any
+ * setting differs, every node ends the job with an error naming the
+ * variable and two nodes' values -- before anything sized by it is
+ * exchanged, so no node writes past another's memory or waits in a
+ * collective the others skipped. */
+void stp_settings_agree(const char *who, const stp_setting_t *set, int n);
 
 #endif /* STP_INTERNAL_H */

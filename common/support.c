@@ -5,12 +5,14 @@
 #include "stp_internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct stp_globals stp;
 
@@ -31,6 +33,34 @@ void stp_par_lock(void) {
     atomic_fetch_sub_explicit(&par_waiters, 1, memory_order_relaxed);
   }
 }
+
+int stp_par_lock_within(unsigned ms) {
+  struct timespec ts;
+  int rc;
+  if (par_depth) {
+    par_depth++;
+    return 1;
+  }
+  if (!pthread_mutex_trylock(&par_lock)) {
+    par_depth = 1;
+    return 1;
+  }
+  clock_gettime(CLOCK_REALTIME, &ts); /* (pthread_mutex_timedlock's clock) */
+  ts.tv_sec += (time_t)(ms / 1000);
+  ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  atomic_fetch_add_explicit(&par_waiters, 1, memory_order_relaxed); /* (so that API waits hand it over) */
+  rc = pthread_mutex_timedlock(&par_lock, &ts);
+  atomic_fetch_sub_explicit(&par_waiters, 1, memory_order_relaxed);
+  if (rc) return 0;
+  par_depth = 1;
+  return 1;
+}
+
+int stp_par_held(void) { return par_depth > 0; }
 
 void stp_par_unlock(void) {
   if (--par_depth == 0) pthread_mutex_unlock(&par_lock);
@@ -121,6 +151,35 @@ uint64_t stp_env_u64(const char *name, uint64_t dflt) {
   if (*end) stp_fatal("environment: %s=\"%s\" has trailing characters", name, getenv(name));
   if (v > (UINT64_MAX >> shift)) stp_fatal("environment: %s=\"%s\" is too large", name, getenv(name));
   return v << shift;
+}
+
+static void setting_show(char *buf, size_t len, const stp_setting_t *s, uint64_t v) {
+  size_t i = 0;
+  if (s->labels)
+    for (; s->labels[i] && i < v; i++) {
+    }
+  if (s->labels && s->labels[i]) snprintf(buf, len, "%s", s->labels[i]);
+  else snprintf(buf, len, "%" PRIu64, v);
+}
+
+void stp_settings_agree(const char *who, const stp_setting_t *set, int n) {
+  uint64_t *mine = calloc((size_t)n, sizeof(*mine)), *all = calloc((size_t)n * stp.nodes, sizeof(*all));
+  if (n <= 0 || !mine || !all) stp_fatal("%s: out of memory", who);
+  for (int i = 0; i < n; i++) mine[i] = set[i].value;
+  stp.boot.allgather(stp.boot.ctx, mine, all, (size_t)n * sizeof(*mine));
+  for (int i = 0; i < n; i++)
+    for (gasnet_node_t p = 0; p < stp.nodes; p++) {
+      uint64_t v0 = all[i], vp = all[(size_t)p * (size_t)n + (size_t)i];
+      char a[32], b[32];
+      if (vp == v0) continue;
+      setting_show(a, sizeof(a), &set[i], v0);
+      setting_show(b, sizeof(b), &set[i], vp);
+      stp_fatal("%s: %s differs between nodes (node 0: %s, node %u: %s); every node must run with the same "
+                "setting (mpirun -x %s, or gasnetrun_<stage>, which passes it)",
+                who, set[i].name, a, (unsigned)p, b, set[i].name);
+    }
+  free(mine);
+  free(all);
 }
 
 /* ------------------------------------------------------------------ */

@@ -383,6 +383,10 @@ static int mpi_attach(void) {
   if (!w) w = STP_MIN(64, 16384 / (stp.nodes ? stp.nodes : 1)); /* bound nodes x window x 64 KiB */
   if (w < 2) w = 2;
   if (w > UINT8_MAX) stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": at most %d", w, UINT8_MAX);
+  {
+    const stp_setting_t set[] = {{"STAGEPORT_AM_CREDITS", w, NULL}}; /* (a peer's window is this node's receives) */
+    stp_settings_agree("gasnet_attach (the MPI Core)", set, 1);
+  }
   cfg.npeers = stp.nodes;
   cfg.mode = CREDITS_STATIC;
   cfg.grant = (uint32_t)w;

@@ -287,6 +287,17 @@ static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *a
 /* ------------------------------------------------------------------ */
 /* the mailbox                                                         */
 /* ------------------------------------------------------------------ */
+/* What was put to any node lands before what is put next: the order the
+ * payload, image and stamp depend on. */
+static void mb_fence(gasnet_node_t dest, const char *what) {
+  ucs_status_t st = ucp_worker_fence(x.worker);
+  if (STP_UNLIKELY(st != UCS_OK)) {
+    stp_ucx_report(&stp_uc.u, st, "fencing the AM mailbox");
+    stp_fatal("UCX Core: ucp_worker_fence failed (%s) between %s of a message to node %u: its order cannot be kept",
+              ucs_status_string(st), what, (unsigned)dest);
+  }
+}
+
 static void mb_put1(gasnet_node_t dest, const void *buf, size_t len, uint64_t raddr, ucp_rkey_h rkey, int serve) {
   ucp_request_param_t prm;
   ucs_status_ptr_t r;
@@ -305,8 +316,12 @@ static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
   uint64_t img[MB_IMG_MAX / 8];
   mb_hdr_t *mh = (mb_hdr_t *)img;
   uint64_t n = x.mb_sent[2 * (size_t)dest + ring]++, stamp = n + 1;
-  uint64_t raddr = x.rmb[dest].addr + ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * x.mb_slots) + n % x.mb_slots) * MB_SLOT;
+  uint64_t roff = ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * x.mb_slots) + n % x.mb_slots) * MB_SLOT;
+  uint64_t raddr = x.rmb[dest].addr + roff;
   ucp_rkey_h rkey = x.rmb[dest].rkey;
+  if (STP_UNLIKELY(roff + MB_SLOT > x.rmb[dest].len)) /* (checks on or off: a put lands wherever the key reaches) */
+    stp_fatal("AM mailbox: slot %" PRIu64 " of ring %d at node %u lies outside its %" PRIu64 "-byte mailbox", n % x.mb_slots,
+              ring, (unsigned)dest, x.rmb[dest].len);
   size_t len = sizeof(*mh);
   int serve = ring == MB_REQ;
   if (am && cat == STP_AM_LONG && am->nbytes) {
@@ -317,7 +332,7 @@ static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
       stp_fatal("AM Long to node %u: destination %p + %zu bytes outside its segment [%p, +%zu)", (unsigned)dest,
                 am->dst, am->nbytes, stp.seg[dest].addr, (size_t)sz);
     mb_put1(dest, am->src, am->nbytes, (uint64_t)(uintptr_t)am->dst, stp_uc.rseg[dest].rkey, serve);
-    ucp_worker_fence(x.worker); /* the payload lands before the message */
+    mb_fence(dest, "the Long payload and the image"); /* the payload lands before the message */
   }
   mh->h.src = stp.mynode;
   mh->h.credits = (uint16_t)credits_piggyback(&x.mc, dest, UINT16_MAX);
@@ -338,7 +353,7 @@ static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
     }
   }
   mb_put1(dest, img, len, raddr + MB_IMG_OFF, rkey, serve);
-  ucp_worker_fence(x.worker); /* the image lands before the stamp */
+  mb_fence(dest, "the image and the stamp"); /* the image lands before the stamp */
   mb_put1(dest, &stamp, 8, raddr, rkey, serve);
 }
 
@@ -632,11 +647,20 @@ static void mb_attach(void) {
     stp_fatal("STAGEPORT_AM_LONG=%s: the UCX Core's Long protocols are rma (payload by RMA put, message through the "
               "mailbox) and am (payload inside a UCX active message)", lp);
   x.long_rma = !(lp && !strcmp(lp, "am")); /* rma: measured faster at every size (DESIGN-NOTES) */
-  if (!x.mb_slots) { /* (every node reads the same knobs: mpirun -x) */
+  if (!x.mb_slots) {
     if (lp && !strcmp(lp, "rma")) stp_fatal("STAGEPORT_AM_LONG=rma needs the AM mailbox (STAGEPORT_AM_MAILBOX=0)");
     x.long_rma = 0;
-    return;
   }
+  {
+    /* a sender places its messages by its own settings: every node's must be the same (a larger ring count
+     * would write past a peer's mailbox; 0 would skip the key exchange the others enter) */
+    static const char *const long_labels[] = {"am", "rma", NULL};
+    const stp_setting_t set[] = {{"STAGEPORT_AM_MAILBOX", x.mb_slots, NULL},
+                                 {"STAGEPORT_AM_LONG", (uint64_t)x.long_rma, long_labels},
+                                 {"STAGEPORT_AM_CREDITS", x.share, NULL}};
+    stp_settings_agree("gasnet_attach (the UCX Core)", set, (int)(sizeof(set) / sizeof(set[0])));
+  }
+  if (!x.mb_slots) return;
   bytes = (size_t)stp.nodes * 2 * x.mb_slots * MB_SLOT;
   if (stp_ucx_region_map(&stp_uc.u, NULL, bytes, STP_UCX_ALLOCATE | STP_UCX_RKEY, &x.mb) != UCS_OK)
     stp_fatal("gasnet_attach: the UCX Core could not allocate its %zu-byte mailbox (see the message above)", bytes);
@@ -647,6 +671,10 @@ static void mb_attach(void) {
   if (!x.rmb || !x.mb_sent || !x.mb_got) stp_fatal("gasnet_attach: out of memory");
   if (stp_ucx_exchange(&stp_uc.u, &x.mb, x.rmb) != UCS_OK)
     stp_fatal("gasnet_attach: the UCX Core could not exchange mailbox keys (see the message above)");
+  for (gasnet_node_t p = 0; p < stp.nodes; p++) /* (mb_send bounds every slot address by these) */
+    if (x.rmb[p].len != bytes)
+      stp_fatal("gasnet_attach: node %u published a %" PRIu64 "-byte mailbox, %zu expected (STAGEPORT_AM_MAILBOX)",
+                (unsigned)p, x.rmb[p].len, bytes);
   cfg.npeers = stp.nodes;
   cfg.mode = CREDITS_STATIC;
   cfg.grant = x.mb_slots;

@@ -52,9 +52,15 @@
  *   pss  put-sync-send: the payload is Put to RAR with an ACK, and the
  *        header goes once the ACK is back.
  * RequestLong waits for its payload's local completion (SEND_END) like a
- * non-bulk put; RequestLongAsync does not.  A ReplyLong's payload goes to
- * the requester's RARSRC (SAFE_EQ) with the same tag, and the requester
- * runs the reply handler when both have arrived.
+ * non-bulk put; RequestLongAsync does not.  Either way the request's ReqSB
+ * slot is freed only once its reply has run and its payload's SEND_END
+ * (pss: and ACK) is in -- a LongAsync's, or a bounced payload's (copied,
+ * locally complete at once), may come after the reply -- and each such
+ * event names its request (the slot's generation, kept in the payload's
+ * conduit slot, checked), so a late one can never mark the next request's
+ * payload sent while its source is still being read.  A ReplyLong's
+ * payload goes to the requester's RARSRC (SAFE_EQ) with the same tag, and
+ * the requester runs the reply handler when both have arrived.
  *
  * Deadlock freedom: before a request handler runs, its reply's resources
  * (an RplSB buffer and two send tokens of the reply pool, apart from the
@@ -89,6 +95,7 @@
  */
 #include "portals_conduit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -112,6 +119,8 @@ typedef struct amslot { /* a request in flight: its ReqSB slot */
   uint8_t rpay_in;       /* the ReplyLong payload is in */
   uint8_t pay_sent;      /* our Long payload is locally complete (SEND_END) */
   uint8_t pay_acked;     /* ... and acknowledged (put-sync-send) */
+  uint8_t pay_due;       /* STP_PC_NEED_* of its events still to come: the slot is not free before */
+  uint32_t gen;          /* which request holds the slot (slot_get counts), named by its payload's conduit slot */
   uint32_t peer;
   size_t rpay_len;       /* the arrived ReplyLong payload: length and place */
   void *rpay_dst;
@@ -569,13 +578,19 @@ static void am_eq_event(const ptl_event_t *ev) {
 /* ------------------------------------------------------------------ */
 /* requester side: SAFE_EQ events of our AMs                           */
 /* ------------------------------------------------------------------ */
-/* The request's reply has run: its slot is free (a request posts no
- * SEND_END, so the reply is the last thing it waits for). */
+static void slot_put(uint32_t si) {
+  pa.slot[si].next = pa.free_slot;
+  pa.free_slot = si;
+}
+
+/* The request's reply has run: its slot is free -- unless the SEND_END (or
+ * ACK) of its Long payload is still to come, which then frees it (the
+ * request itself posts no SEND_END: these are all it can wait for).  A
+ * LongAsync, or a bounced payload, waits for neither before its reply. */
 static void slot_free(uint32_t si) {
   amslot_t *s = &pa.slot[si];
   s->waiting = 0;
-  s->next = pa.free_slot;
-  pa.free_slot = si;
+  if (STP_LIKELY(!s->pay_due)) slot_put(si);
 }
 
 /* Run the handler of a complete reply (its header h, and an unpacked
@@ -723,9 +738,106 @@ static void pam_event(const ptl_event_t *ev) {
   }
 }
 
-/* pc slot callbacks: our Long payload's SEND_END / ACK */
-static void payload_sent(stp_pc_slot_t *ps) { ((amslot_t *)ps->owner)->pay_sent = 1; }
-static void payload_acked(stp_pc_slot_t *ps) { ((amslot_t *)ps->owner)->pay_acked = 1; }
+/* pc slot callbacks: our Long payload's SEND_END / ACK (what: its
+ * STP_PC_NEED_* bit).  The event names its request -- the slot's
+ * generation, recorded in the conduit slot when the Put was issued -- and
+ * that request must still hold the AM slot and expect it: slot_free keeps
+ * a slot whose payload events are due, so a late one can never mark the
+ * next request's payload sent. */
+static amslot_t *payload_event(const stp_pc_slot_t *ps, uint8_t what) {
+  amslot_t *s = ps->owner;
+  uint32_t si = (uint32_t)(s - pa.slot);
+  if (STP_UNLIKELY(ps->tag != s->gen || !(s->pay_due & what)))
+    stp_fatal("Portals Core: the %s of an AM Long payload to node %u names request %u of ReqSB slot %u, %s",
+              what == STP_PC_NEED_SEND ? "SEND_END" : "ACK", (unsigned)ps->peer, (unsigned)ps->tag, (unsigned)si,
+              ps->tag != s->gen ? "which holds a later request now: a late payload event met a reused slot"
+                                : "which expects no such event (twice?)");
+  s->pay_due &= (uint8_t)~what;
+  if (!s->pay_due && !s->waiting) slot_put(si); /* its reply ran first */
+  return s;
+}
+static void payload_sent(stp_pc_slot_t *ps) { payload_event(ps, STP_PC_NEED_SEND)->pay_sent = 1; }
+static void payload_acked(stp_pc_slot_t *ps) { payload_event(ps, STP_PC_NEED_DONE)->pay_acked = 1; }
+
+/* ------------------------------------------------------------------ */
+/* Long payloads, and late events (a test knob)                        */
+/* ------------------------------------------------------------------ */
+typedef struct payput { /* an unpacked Long's payload Put */
+  ptl_handle_md_t md;
+  ptl_size_t off, len, roff;
+  ptl_ack_req_t ack;
+  gasnet_node_t dest;
+  ptl_match_bits_t bits;
+  ptl_hdr_data_t lid;
+} payput_t;
+
+static void payload_put(const payput_t *p) {
+  stp_pc_check(PtlPutRegion(p->md, p->off, p->len, p->ack, stp_pc_target(p->dest), STP_PC_RAR_PTE, 0, p->bits,
+                            p->roff, p->lid),
+               "PtlPutRegion (AM Long payload)");
+}
+
+/* STAGEPORT_AM_LATE_SEND_END=1 (tests: conformance am_long_reuse): Long
+ * payload events come as late as a NIC may deliver them.  The SEND_END of
+ * a payload that its request does not wait for (bounced -- copied, so
+ * locally complete at once -- or a LongAsync's) is kept back, and so is
+ * the payload Put of the next unpacked Long sent after it; the kept
+ * SEND_ENDs are handed in at the next poll, the Put issued at the poll
+ * after.  A late SEND_END thus arrives while the request that took its AM
+ * slot next still has its payload to send: it must not mark that one
+ * sent. */
+#define LATE_MAX 4 /* SEND_ENDs kept back at once (each keeps a send token, a bounce buffer, an AM slot) */
+static struct {
+  int on;
+  uint8_t *unwaited;        /* per conduit slot: a payload SEND_END that no request waits for */
+  ptl_event_t ev[LATE_MAX]; /* kept back */
+  unsigned nev;
+  int put_due;              /* put: held */
+  payput_t put;
+  unsigned long kept, held; /* how many: SEND_ENDs kept back, Puts held (reported at exit) */
+} late;
+
+static int late_hold(const ptl_event_t *ev) {
+  uint32_t si = stp_pbits_slot(ev->match_bits);
+  if (ev->type != PTL_EVENT_SEND_END || si >= stp_pc.nslots || !late.unwaited[si]) return 0;
+  late.unwaited[si] = 0;
+  if (late.nev == LATE_MAX) return 0;
+  late.ev[late.nev++] = *ev;
+  late.kept++;
+  return 1;
+}
+
+/* The payload Put p of conduit slot si (unwaited: its SEND_END is nobody's
+ * to wait for), issued now or held. */
+static void late_payload(uint32_t si, const payput_t *p, int unwaited) {
+  late.unwaited[si] = (uint8_t)unwaited;
+  if (late.put_due) { /* one held at a time */
+    payload_put(&late.put);
+    late.put_due = 0;
+  }
+  if (!late.nev) {
+    payload_put(p);
+    return;
+  }
+  late.put = *p;
+  late.put_due = 1;
+  late.held++;
+}
+
+/* pam_poll's: the kept SEND_ENDs once a Put is held, the Put a poll later. */
+static void late_poll(void) {
+  ptl_event_t ev[LATE_MAX];
+  unsigned n = late.nev;
+  if (!late.put_due) return;
+  if (n) {
+    memcpy(ev, late.ev, n * sizeof(*ev));
+    late.nev = 0;
+    for (unsigned i = 0; i < n; i++) stp_pc_slot_event(&ev[i]);
+    return;
+  }
+  late.put_due = 0;
+  payload_put(&late.put);
+}
 
 /* ------------------------------------------------------------------ */
 /* requests                                                            */
@@ -742,7 +854,8 @@ static uint32_t slot_get(gasnet_node_t dest) {
   s = &pa.slot[si];
   pa.free_slot = s->next;
   s->waiting = 1;
-  s->hdr_in = s->rpay_in = s->pay_sent = s->pay_acked = 0;
+  s->hdr_in = s->rpay_in = s->pay_sent = s->pay_acked = s->pay_due = 0;
+  s->gen++;
   s->peer = dest;
   return si;
 }
@@ -750,19 +863,25 @@ static uint32_t slot_get(gasnet_node_t dest) {
 /* An unpacked Long's payload, by the selected protocol. */
 static void send_payload(gasnet_node_t dest, const stp_am_t *am, amslot_t *as, uint32_t lid) {
   unsigned op = pa.pss ? STP_POP_AM_PSS : STP_POP_AM_TSR, spins = 0;
-  uint32_t si = stp_pc_slot_get(as, op, dest, pa.pss ? STP_PC_NEED_SEND | STP_PC_NEED_DONE : STP_PC_NEED_SEND);
+  uint8_t need = pa.pss ? STP_PC_NEED_SEND | STP_PC_NEED_DONE : STP_PC_NEED_SEND;
+  uint32_t si = stp_pc_slot_get(as, op, dest, need);
   stp_pc_slot_t *ps = &stp_pc.slot[si];
-  ptl_size_t off;
-  ptl_handle_md_t md = stp_pc_local_md(ps, (void *)am->src, am->nbytes, &off);
+  payput_t p;
+  ps->tag = as->gen; /* its events name this request */
+  as->pay_due = need;
+  p.md = stp_pc_local_md(ps, (void *)am->src, am->nbytes, &p.off);
   if (ps->bounce != STP_PC_NO_BOUNCE) { /* copied: locally complete now */
-    memcpy(stp_pc.bounce + off, am->src, am->nbytes);
+    memcpy(stp_pc.bounce + p.off, am->src, am->nbytes);
     as->pay_sent = 1;
   }
-  stp_pc_check(PtlPutRegion(md, off, am->nbytes, pa.pss ? PTL_ACK_REQ : PTL_NO_ACK_REQ, stp_pc_target(dest),
-                            STP_PC_RAR_PTE, 0,
-                            stp_pbits(pa.pss ? STP_PSEL_RAR : STP_PSEL_RARAM, op, 0, si, stp_pc_oos_name(&ps->oos)),
-                            stp_pc_roff(dest, am->dst), lid),
-               "PtlPutRegion (AM Long payload)");
+  p.len = am->nbytes;
+  p.roff = stp_pc_roff(dest, am->dst);
+  p.ack = pa.pss ? PTL_ACK_REQ : PTL_NO_ACK_REQ;
+  p.dest = dest;
+  p.bits = stp_pbits(pa.pss ? STP_PSEL_RAR : STP_PSEL_RARAM, op, 0, si, stp_pc_oos_name(&ps->oos));
+  p.lid = lid;
+  if (STP_UNLIKELY(late.on)) late_payload(si, &p, ps->bounce != STP_PC_NO_BOUNCE || am->async);
+  else payload_put(&p);
   if (pa.pss) { /* put-sync-send: the header goes once the payload is in place */
     while (!as->pay_acked) stp_wait_step(&spins);
   }
@@ -853,6 +972,7 @@ static int credit_poll(void) {
 static int pam_poll(void) {
   int n = 0;
   if (dynamic() && !(++pa.polls & 63)) n += credit_poll();
+  if (STP_UNLIKELY(late.on)) late_poll();
   while (STP_UNLIKELY(pa.ndeferred)) {
     uint32_t si = pa.deferred[0];
     memmove(pa.deferred, pa.deferred + 1, --pa.ndeferred * sizeof(*pa.deferred));
@@ -935,6 +1055,16 @@ static int pam_attach(void) {
   }
   cfg.max_grant = (uint32_t)(share * over);
   cfg.max_cost = maxcost;
+  {
+    /* what a peer's requests assume of this node's accounting and Long protocol */
+    static const char *const mode_labels[] = {"static", "dynamic", NULL}, *const long_labels[] = {"tsr", "pss", NULL};
+    const stp_setting_t set[] = {{"STAGEPORT_CREDITS", cfg.mode == CREDITS_DYNAMIC, mode_labels},
+                                 {"STAGEPORT_AM_CREDITS", share, NULL},
+                                 {"STAGEPORT_AM_CREDITS_INIT", cfg.mode == CREDITS_DYNAMIC ? cfg.grant / over : 0, NULL},
+                                 {"STAGEPORT_AM_OVERSPEND", over, NULL},
+                                 {"STAGEPORT_AM_LONG", (uint64_t)pa.pss, long_labels}};
+    stp_settings_agree("gasnet_attach (the Portals Core)", set, (int)(sizeof(set) / sizeof(set[0])));
+  }
   if (credits_init(&pa.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&pa.cr));
   if (dynamic()) credits_tick(&pa.cr, mono_ns());
 
@@ -1044,6 +1174,11 @@ static int pam_attach(void) {
   stp_pc.sent[STP_POP_AM_TSR] = payload_sent;
   stp_pc.sent[STP_POP_AM_PSS] = payload_sent;
   stp_pc.done[STP_POP_AM_PSS] = payload_acked;
+  late.on = stp_env_u64("STAGEPORT_AM_LATE_SEND_END", 0) != 0;
+  if (late.on) {
+    if (!(late.unwaited = calloc(stp_pc.nslots, 1))) stp_fatal("gasnet_attach: out of memory");
+    stp_pc.hold = late_hold;
+  }
   {
     ptl_interface_t mode = PTLX_IFACE_HOST;
     PtlXNIMode(stp_pc.ni, &mode);
@@ -1060,6 +1195,12 @@ static int pam_attach(void) {
 static void pam_detach(void) {
   /* every peer agreed to exit; the NI (closed by the network) takes the entries and MDs */
   stp_pc.am_event = NULL;
+  if (late.on) {
+    fprintf(stderr, "stageport: node %u: STAGEPORT_AM_LATE_SEND_END: %lu SEND_ENDs kept back, %lu payload Puts held\n",
+            (unsigned)stp.mynode, late.kept, late.held);
+    stp_pc.hold = NULL;
+    free(late.unwaited);
+  }
   free(pa.slot);
   free(pa.deferred);
   free(pa.rb);

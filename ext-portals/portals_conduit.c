@@ -157,17 +157,9 @@ static void slot_release(uint32_t si) {
   stp_pc.free_slot = si;
 }
 
-static void handle_event(const ptl_event_t *ev) {
+static inline void slot_event(const ptl_event_t *ev) {
   uint32_t si = stp_pbits_slot(ev->match_bits);
   stp_pc_slot_t *s = &stp_pc.slot[si];
-  if (ev->type == PTL_EVENT_PUT_END || stp_pbits_sel(ev->match_bits) >= STP_PSEL_RARSRC) {
-    /* arrivals, and the native AM Core's own sends: its accounting */
-    if (STP_UNLIKELY(!stp_pc.am_event))
-      stp_fatal("Portals conduit: unexpected %s event in SAFE_EQ (match bits %016llx)", PtlEventKindStr(ev->type),
-                (unsigned long long)ev->match_bits);
-    stp_pc.am_event(ev);
-    return;
-  }
   stp_pc.tokens++;
   if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK)) {
     const char *what = s->op == STP_POP_GET ? "get from" : s->op >= STP_POP_AM_TSR ? "AM Long payload to" : "put to";
@@ -197,6 +189,21 @@ static void handle_event(const ptl_event_t *ev) {
       stp_fatal("Portals conduit: unexpected %s event in SAFE_EQ", PtlEventKindStr(ev->type));
   }
   if (!s->need) slot_release(si);
+}
+
+void stp_pc_slot_event(const ptl_event_t *ev) { slot_event(ev); }
+
+static void handle_event(const ptl_event_t *ev) {
+  if (ev->type == PTL_EVENT_PUT_END || stp_pbits_sel(ev->match_bits) >= STP_PSEL_RARSRC) {
+    /* arrivals, and the native AM Core's own sends: its accounting */
+    if (STP_UNLIKELY(!stp_pc.am_event))
+      stp_fatal("Portals conduit: unexpected %s event in SAFE_EQ (match bits %016llx)", PtlEventKindStr(ev->type),
+                (unsigned long long)ev->match_bits);
+    stp_pc.am_event(ev);
+    return;
+  }
+  if (STP_UNLIKELY(stp_pc.hold != NULL) && stp_pc.hold(ev)) return; /* a test knob keeps it back */
+  slot_event(ev);
 }
 
 int stp_pc_drain(ptl_handle_eq_t eq, int max, void (*handle)(const ptl_event_t *ev), const char *name,

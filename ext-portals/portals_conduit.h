@@ -69,6 +69,8 @@ typedef struct stp_pc_slot {
   uint8_t op;            /* the op type of its match bits: whose done() runs */
   uint32_t peer;         /* the node it goes to (for failure reports) */
   uint32_t bounce;       /* bounce buffer index, or STP_PC_NO_BOUNCE */
+  uint32_t tag;          /* the user's name for the operation, for its callbacks to check (the AM Core: the
+                          * request a Long payload belongs to) */
   stp_pc_oos_t oos;      /* a TMPMD or firehose region, when neither segment nor bounce buffer */
   void *copy_to;         /* a get through a bounce buffer: the caller's buffer */
   size_t len;
@@ -112,6 +114,11 @@ typedef struct stp_pc {
   /* the native AM Core's SAFE_EQ events (NULL without one: such an event
    * is then a fatal error) */
   stp_pc_event_fn am_event;
+  /* a test knob's (STAGEPORT_AM_LATE_SEND_END, portals_am.c), NULL but in
+   * that test: a slot's event it returns 1 for is kept back by it and
+   * handed in again later through stp_pc_slot_event, as late as a NIC may
+   * deliver it (its send token stays taken until then) */
+  int (*hold)(const ptl_event_t *ev);
 } stp_pc_t;
 
 extern stp_pc_t stp_pc;
@@ -180,6 +187,9 @@ static inline ptl_handle_md_t stp_pc_local_md(stp_pc_slot_t *s, void *p, size_t 
 /* Drain SAFE_EQ (the network's poll): what a reply that stalls polls, so
  * that it never runs request handlers. */
 int stp_pc_poll(void);
+/* A slot's SAFE_EQ event (SEND_END, ACK, REPLY_END), as stp_pc_poll
+ * handles it past stp_pc.hold. */
+void stp_pc_slot_event(const ptl_event_t *ev);
 /* Take up to max events of eq, each to handle; a lost event (EQ overflow)
  * is a fatal error naming eq and saying what `lost` means.  How many. */
 int stp_pc_drain(ptl_handle_eq_t eq, int max, void (*handle)(const ptl_event_t *ev), const char *name,

@@ -81,10 +81,16 @@ static void notice_sent(void *req, ucs_status_t st, void *user_data) {
 }
 
 /* To every peer, not waiting: the sends complete in later progress (or are
- * flushed at close). */
+ * flushed at close).  But first every RMA put of this node -- the UCX
+ * Core's mailbox images, stamps and Long payloads, the Extended API's puts
+ * -- completes at its target: a peer that has every notice unmaps its
+ * mailbox and segment, and UCX orders neither an active message after a
+ * put (they may take different lanes: on an RDMA network the notice could
+ * overtake the put) nor anything without a flush across transports. */
 static void uc_exit_notify(int code) {
   static int32_t c; /* UCX reads a header it could not send at once later: not on the stack */
   ucp_request_param_t prm = {0};
+  stp_ucx_flush(&stp_uc.u);
   c = code;
   prm.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_FLAGS;
   prm.cb.send = notice_sent;

@@ -112,7 +112,9 @@ commands:
                    CMD may start with more mpirun options.  Set-up kept if one
                    exists (from \`setup\`), else made and removed at the end
   suite            check, then per stage in SUITE_STAGES: conformance, stress,
-                   exittest exit_barrier and crash_segv at hosts x EMU_PPN ranks, one
+                   exittest exit_barrier, exit_inflight_am (AMs in flight at
+                   the exit: their puts must land before the exit notices) and
+                   crash_segv at hosts x EMU_PPN ranks, one
                    PASS/FAIL line each (as tests/run-suite.sh), "N passed, N failed"
   linkcut          per stage and workload: start a long job, cut host
                    $LINKCUT_HOST's link after ${LINKCUT_AFTER}s; the job must end (non-zero, with
@@ -617,6 +619,7 @@ run_exittest() { # mode
   local mode=$1 name="exittest:$1" log="$LOGDIR/$logtag/exittest-$1.log" want bound=$EXIT_BOUND ender=$((NP - 1))
   case $mode in
     exit_barrier) want=7 ;;
+    exit_inflight_am) want=0 ender="" ;; # (a clean exit names no node)
     crash_*) want=nonzero bound=$CRASH_BOUND ;;
     *) die "run_exittest: mode $mode not judged here" ;;
   esac
@@ -636,8 +639,10 @@ run_exittest() { # mode
     fail "$name" "the job ended ${late}s after the exit call, more than ${bound}s" "$log"
   elif grep -q 'exittest: node .*: \(left\|computed\)' "$log"; then
     fail "$name" "a node kept running after the job should have ended" "$log"
-  elif ! grep -Eq "stageport: node $ender:|rank ${ender}[^0-9]" "$log"; then
+  elif [ -n "$ender" ] && ! grep -Eq "stageport: node $ender:|rank ${ender}[^0-9]" "$log"; then
     fail "$name" "no message names node $ender, which ended the job" "$log"
+  elif [ -z "$ender" ] && grep -Eqi 'stageport: .*(fatal|error)|UCX +ERROR' "$log"; then
+    fail "$name" "an error was reported in a job that ended cleanly" "$log"
   elif [ -n "$LEFT" ]; then
     fail "$name" "processes left running after the job: $LEFT" "$log"
   else
@@ -678,6 +683,7 @@ do_suite() {
       run_conformance
       run_stress
       run_exittest exit_barrier
+      run_exittest exit_inflight_am
       run_exittest crash_segv
     done
   fi

@@ -141,6 +141,8 @@ enum {
   HID_HOL_BIG,              /* am_no_hol: the slow sender's Long, no reply */
   HID_HOL_PING,             /* am_no_hol: Short request, replies HID_HOL_PONG */
   HID_HOL_PONG,
+  HID_REUSE_REQ,            /* am_long_reuse: Long request, every byte checked, replies HID_REUSE_REP */
+  HID_REUSE_REP,
   /* fixed indices, deliberately placed after the don't-care entries */
   HID_FIXED_FIRST,
   HID_RESULT = HID_FIXED_FIRST, /* subtest result to node 0 (fixed 255) */
@@ -166,6 +168,7 @@ typedef struct {
   int flood_req, flood_rep;
   int big_req, big_rep;
   int hol_big, hol_ping, hol_pong;
+  int reuse_req, reuse_rep;
   uint32_t flood_sum;
   int src_req, src_rep;
   int hsl;
@@ -201,6 +204,7 @@ void conf_am_register(gasnet_handlerentry_t *table);
   X(am_longasync_args, "conf_am.c", "LongAsync request with 0..16 args, Long reply")                     \
   X(am_medium_sizes, "conf_am.c", "Medium payload sizes, alignment, sources")                             \
   X(am_long_sizes, "conf_am.c", "Long/LongAsync payload sizes, unaligned and page-crossing destinations")  \
+  X(am_long_reuse, "conf_am.c", "blocking Long sources overwritten on return, between Longs nobody waits for")  \
   X(am_loopback, "conf_am.c", "every AM category to self")                                                 \
   X(am_noreply, "conf_am.c", "request handlers that do not reply")                                         \
   X(am_msgsource, "conf_am.c", "gasnet_AMGetMsgSource in request and reply handlers")                     \

@@ -431,6 +431,70 @@ void conf_test_am_long_sizes(void) {
 }
 
 /* ------------------------------------------------------------------ */
+/* Long sources reused on return                                       */
+/* ------------------------------------------------------------------ */
+/* A blocking Long's source is the caller's again when it returns: each is
+ * overwritten at once, and its handler checks every byte.  Before each,
+ * a Long whose local completion no one waits for: a RU_SMALL one (on the
+ * ptl stages copied into a bounce buffer, locally complete at once) or a
+ * LongAsync.  On the portals stages run-suite.sh runs this subtest with
+ * STAGEPORT_AM_LATE_SEND_END=1 too: those Longs' SEND_ENDs then come in
+ * after their replies, while the next blocking Long's payload is still to
+ * be sent -- its own, not theirs, must let it return. */
+#define RU_ROUNDS 40
+#define RU_SMALL 3000   /* above STAGEPORT_AM_PACKED_MAX's default, within STAGEPORT_PTL_BOUNCE_MAX's */
+#define RU_BIG 65536    /* above both: from the segment, or an out-of-segment MD */
+static void h_reuse_req(gasnet_token_t t, void *buf, size_t n, gasnet_handlerarg_t seed, gasnet_handlerarg_t step) {
+  gasnet_node_t src = token_source(t);
+  conf_check_pat(buf, n, (uint32_t)seed, "Long of %zu bytes from node %u (step %d), its source overwritten on return",
+                 n, (unsigned)src, (int)step);
+  conf_cnt.reuse_req++;
+  CHECK_OK(gasnet_AMReplyShort0(t, conf_h(HID_REUSE_REP)));
+}
+static void h_reuse_rep(gasnet_token_t t) {
+  (void)t;
+  conf_cnt.reuse_rep++;
+}
+
+void conf_test_am_long_reuse(void) {
+  size_t big = RU_BIG < gasnet_AMMaxLongRequest() ? RU_BIG : gasnet_AMMaxLongRequest();
+  uint8_t *small = conf_malloc_aligned(64, RU_SMALL), *heap[2], *seg = MYSCRATCH;
+  int sent = 0;
+  heap[0] = conf_malloc_aligned(GASNET_PAGESIZE, big);
+  heap[1] = conf_malloc_aligned(GASNET_PAGESIZE, big);
+  for (int r = 0; r < RU_ROUNDS && !conf_fails; r++) {
+    for (gasnet_node_t j = 0; j < conf_nodes; j++) {
+      gasnet_node_t t = (gasnet_node_t)((conf_me + j) % conf_nodes);
+      /* the steps: (source, bytes, LongAsync); each waits for its reply, a LongAsync's source untouched until then */
+      const struct {
+        uint8_t *src;
+        size_t n;
+        int async;
+      } step[6] = {{small, RU_SMALL, 0}, {seg, big, 0}, {heap[0], big, 1},
+                   {heap[1], big, 0},    {small, RU_SMALL, 1}, {seg, big, 0}};
+      for (int k = 0; k < 6; k++) {
+        uint32_t seed = conf_seed(conf_me, t, (uint32_t)r, (uint32_t)(300 + k));
+        void *dst = AREA(t, conf_me) + (uintptr_t)k * RU_BIG;
+        int rc;
+        conf_fill(step[k].src, step[k].n, seed);
+        rc = step[k].async ? gasnet_AMRequestLongAsync2(t, conf_h(HID_REUSE_REQ), step[k].src, step[k].n, dst,
+                                                        (gasnet_handlerarg_t)seed, k)
+                           : gasnet_AMRequestLong2(t, conf_h(HID_REUSE_REQ), step[k].src, step[k].n, dst,
+                                                   (gasnet_handlerarg_t)seed, k);
+        if (!step[k].async) memset(step[k].src, 0xEE, step[k].n); /* at once: the caller's again */
+        CHECK(rc == GASNET_OK, "AMRequestLong%s of %zu bytes to node %u returned %d", step[k].async ? "Async" : "",
+              step[k].n, (unsigned)t, rc);
+        sent++;
+        CONF_WAIT(conf_cnt.reuse_rep >= sent);
+      }
+    }
+  }
+  CONF_WAIT(conf_cnt.reuse_rep >= sent);
+  conf_barrier(); /* every node's requests are in: the handlers have run */
+  CHECK(conf_cnt.reuse_rep == sent, "%d replies, expected %d", conf_cnt.reuse_rep, sent);
+}
+
+/* ------------------------------------------------------------------ */
 /* no reply, message source, polling                                   */
 /* ------------------------------------------------------------------ */
 /* Medium/Long without reply: arg0 = seed, arg1 = 1 for Long */
@@ -730,6 +794,8 @@ void conf_am_register(gasnet_handlerentry_t *table) {
   table[HID_FLOOD_REP].fnptr = (conf_handlerfn_t)h_flood_rep;
   table[HID_SRC_REQ].fnptr = (conf_handlerfn_t)h_src_req;
   table[HID_SRC_REP].fnptr = (conf_handlerfn_t)h_src_rep;
+  table[HID_REUSE_REQ].fnptr = (conf_handlerfn_t)h_reuse_req;
+  table[HID_REUSE_REP].fnptr = (conf_handlerfn_t)h_reuse_rep;
 }
 
 /* stageport_am_recv_bytes(): what this process reserved to receive AM

@@ -5,6 +5,9 @@
  *
  * Usage: mpirun -np N exittest MODE      (exittest --list: the modes)
  *
+ * Built twice: exittest (GASNET_SEQ) and exittest_par (GASNET_PAR, the
+ * modes named par_*: exits from one thread while another runs handlers).
+ *
  * Every line this program prints starts with "exittest:".  The node that
  * ends the job prints "exittest: EXIT_AT <seconds>" (CLOCK_REALTIME) just
  * before it calls gasnet_exit or crashes; run-suite.sh measures from there to
@@ -14,6 +17,10 @@
 #define _GNU_SOURCE 1
 #include <gasnet.h>
 
+#ifdef GASNET_PAR
+#include <pthread.h>
+#endif
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,13 +79,41 @@ static void h_flood(gasnet_token_t t) {
   (void)t;
   flood_seen++;
 }
-static gasnet_handlerentry_t table[] = {{200, (handlerfn_t)h_exit}, {201, (handlerfn_t)h_flood}};
+static void h_flood_payload(gasnet_token_t t, void *buf, size_t n) {
+  (void)t, (void)buf, (void)n;
+  flood_seen++;
+}
+#ifdef GASNET_PAR
+/* a handler that takes the HSL a thread exiting holds */
+static gasnet_hsl_t hsl = GASNET_HSL_INITIALIZER;
+static void h_hsl(gasnet_token_t t) {
+  (void)t;
+  gasnet_hsl_lock(&hsl);
+  flood_seen++;
+  gasnet_hsl_unlock(&hsl);
+}
+static void *poll_thread(void *arg) {
+  (void)arg;
+  for (;;) gasnet_AMPoll();
+  return NULL;
+}
+#else
+static void h_hsl(gasnet_token_t t) { (void)t; }
+#endif
+static gasnet_handlerentry_t table[] = {
+    {200, (handlerfn_t)h_exit}, {201, (handlerfn_t)h_flood}, {202, (handlerfn_t)h_hsl},
+    {203, (handlerfn_t)h_flood_payload}};
 
 typedef struct {
   const char *name;
   const char *about;
 } mode_t_;
 static const mode_t_ modes[] = {
+#ifdef GASNET_PAR
+    {"par_exit_hsl", "GASNET_PAR: on node 0 a thread holding an HSL calls gasnet_exit(3) while another polls, its "
+                     "handlers waiting for that HSL (the others flood node 0): status 3"},
+    {"par_plain_exit_hsl", "GASNET_PAR: as par_exit_hsl, with exit(18): status 18"},
+#else
     {"exit_barrier", "last node gasnet_exit(7) while the others wait in a barrier: status 7"},
     {"exit_zero_one", "last node gasnet_exit(0) while the others wait in a barrier: status 0"},
     {"exit_busy", "last node gasnet_exit(5) while the others compute without GASNet calls: status 5"},
@@ -97,10 +132,13 @@ static const mode_t_ modes[] = {
     {"return_code_busy", "last node returns 17 from main while the others compute: status 17"},
     {"exit_inflight", "last node starts puts and gets (in and out of the segment) and calls gasnet_exit(0) without "
                       "syncing them: status 0, no crash"},
+    {"exit_inflight_am", "last node sends AM requests of every category to every node (the UCX Core's mailbox and "
+                         "RMA Long payloads) and calls gasnet_exit(0) at once: status 0, no error"},
     {"crash_segv", "last node raises SIGSEGV while the others wait in a barrier: non-zero, no hang"},
     {"crash_abort", "last node calls abort() while the others wait in a barrier: non-zero, no hang"},
     {"crash_kill", "last node is killed (SIGKILL) while the others poll: non-zero, no hang"},
     {"crash_segv_busy", "last node raises SIGSEGV while the others compute: non-zero, no hang"},
+#endif
 };
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
 
@@ -127,7 +165,7 @@ int main(int argc, char **argv) {
   }
   /* exit_zero attaches without handlers and without a segment (both allowed) */
   int plain = IS("exit_zero");
-  if (gasnet_attach(plain ? NULL : table, plain ? 0 : 2, plain ? 0 : GASNET_PAGESIZE * 16, 0) != GASNET_OK) {
+  if (gasnet_attach(plain ? NULL : table, plain ? 0 : 4, plain ? 0 : GASNET_PAGESIZE * 16, 0) != GASNET_OK) {
     printf("exittest: node %u: gasnet_attach(%s) failed\n", (unsigned)me,
            plain ? "NULL, 0, 0, 0" : "table, 2, 16 pages, 0");
     gasnet_exit(3);
@@ -140,7 +178,29 @@ int main(int argc, char **argv) {
   if (IS("exit_all_different")) gasnet_exit(10 + (int)me);
   barrier();
 
-  if (IS("exit_barrier") || IS("exit_zero_one")) {
+  if (IS("par_exit_hsl") || IS("par_plain_exit_hsl")) {
+#ifdef GASNET_PAR
+    if (me == 0) {
+      pthread_t t;
+      if (pthread_create(&t, NULL, poll_thread, NULL)) {
+        printf("exittest: node 0: pthread_create failed\n");
+        gasnet_exit(2);
+      }
+      while (flood_seen < 100) sched_yield(); /* (the poller runs the handlers) */
+      gasnet_hsl_lock(&hsl);
+      {
+        /* long enough for the poller to be inside a handler, waiting for the HSL with the library lock held */
+        double end = now(CLOCK_MONOTONIC) + 0.2;
+        while (now(CLOCK_MONOTONIC) < end) {
+        }
+      }
+      mark();
+      if (IS("par_exit_hsl")) gasnet_exit(3);
+      exit(18);
+    }
+    for (;;) gasnet_AMRequestShort0(0, 202);
+#endif
+  } else if (IS("exit_barrier") || IS("exit_zero_one")) {
     if (me == last) {
       settle(0.2);
       mark();
@@ -209,6 +269,25 @@ int main(int argc, char **argv) {
         gasnet_get_nbi_bulk(out + (size_t)i * 65536, 0, si[0].addr, n);       /* into it, likewise */
         gasnet_put_nbi_bulk(0, si[0].addr, si[me].addr, n / 2);              /* from the segment */
       }
+      mark();
+      gasnet_exit(0);
+    }
+    stuck_in_barrier();
+  } else if (IS("exit_inflight_am")) {
+    if (me == last) {
+      /* requests whose puts may still be on their way when the notices go:
+       * each target unmaps its mailbox and segment once every notice is in */
+      static char payload[4096];
+      gasnet_seginfo_t *si = calloc(nodes, sizeof(*si));
+      gasnet_getSegmentInfo(si, (int)nodes);
+      memset(payload, 5, sizeof(payload));
+      for (int i = 0; i < 8; i++)
+        for (gasnet_node_t p = 0; p < nodes; p++) {
+          if (p == me) continue;
+          gasnet_AMRequestShort0(p, 201);
+          gasnet_AMRequestMedium0(p, 203, payload, 256);
+          gasnet_AMRequestLongAsync0(p, 203, payload, sizeof(payload), si[p].addr);
+        }
       mark();
       gasnet_exit(0);
     }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # run-suite.sh -- run stageport's multi-process tests for every stage.
 #
-# For each stage in STAGES: conformance at every process count in NPS,
+# For each stage in STAGES: conformance at every process count in NPS (on
+# portals and firehose in ptl's offload and host modes, its am_long_reuse
+# again with the Long payload events late: STAGEPORT_AM_LATE_SEND_END=1),
 # extras at those up to 3, every badinput mode at 2 processes, every exittest mode at every count in
 # EXIT_NPS.  Each job runs under `timeout -k 5`; a hang is a FAIL naming the
 # test, the stage and the process count.  One line per job:
@@ -282,6 +284,26 @@ run_conformance() { # np
   conf_ok "$name" "$np" "$log" && pass "$name" "$np"
 }
 
+# The Portals Core's Long payload events late (the test knob
+# STAGEPORT_AM_LATE_SEND_END=1): conformance am_long_reuse, where each
+# blocking Long follows one whose SEND_END nobody waits for; those SEND_ENDs
+# come after their replies, while that Long's payload is still to be sent,
+# and its source, overwritten on return, is checked byte by byte by the
+# handler.  Every node must report SEND_ENDs kept back and Puts held: the
+# order was forced, not hoped for.
+run_late_send_end() { # np
+  local np=$1 name="conformance:am_long_reuse late SEND_END" log="$LOGDIR/$logtag/np$1-late-send-end.log" forced
+  run_job "$CONF_TIMEOUT" "$log" "$np" -x STAGEPORT_AM_LATE_SEND_END=1 "$BINDIR/conformance" am_long_reuse
+  skipped "$np" "$log" "$name" && return
+  CONF_ARGS=am_long_reuse conf_ok "$name" "$np" "$log" || return
+  forced=$(grep -c 'STAGEPORT_AM_LATE_SEND_END: [1-9][0-9]* SEND_ENDs kept back, [1-9][0-9]* payload Puts held' "$log")
+  if [ "$forced" != "$np" ]; then
+    fail "$name" "$np" "$forced of $np nodes kept SEND_ENDs back and held Puts: the late order was not forced" "$log"
+  else
+    pass "$name" "$np"
+  fi
+}
+
 # ---------------------------------------------------------------- extras
 # tests/extras: its "FAIL extras: node N: ..." lines, exit status 0 and
 # node 0's "ok extras: ..." line
@@ -428,6 +450,41 @@ run_ucx_unreachable() {
   fi
 }
 
+# A setting every node must share, given another value on node 1 (two
+# programs in one launch, MPMD): the job must end non-zero, within its time,
+# with the error naming the variable -- never a hang in a collective the
+# others skipped, nor a node writing past another's memory.
+run_mismatch() { # VAR VALUE0 VALUE1
+  local var=$1 v0=$2 v1=$3 name="badinput:mismatch_$1=$2/$3" log="$LOGDIR/$logtag/np2-badinput-mismatch-$1-$2-$3.log"
+  run_job "$BAD_TIMEOUT" "$log" 1 -x "$var=$v0" "$BINDIR/conformance" am_short_args am_flood : \
+    -np 1 -x STAGEPORT_STAGE ${variant_flags[@]+"${variant_flags[@]}"} -x "$var=$v1" "$BINDIR/conformance" am_short_args am_flood
+  skipped 2 "$log" "$name" && return
+  if timed_out; then
+    fail "$name" 2 "timeout after ${BAD_TIMEOUT}s: the job hung instead of failing" "$log"
+  elif [ "$RC" = 0 ]; then
+    fail "$name" 2 "exit status 0: nodes ran with different $var" "$log"
+  elif ! grep -q "fatal error: .*$var differs between nodes (node 0: $v0, node 1: $v1)" "$log"; then
+    fail "$name" 2 "exit status $RC, but no error names $var and both values" "$log"
+  else
+    pass "$name" 2
+  fi
+}
+run_mismatches() {
+  [ "$stage" != mpi ] && run_mismatch STAGEPORT_STAGE "$stage" mpi
+  case $stage in
+    mpi | ucx-mpi | hybrid) run_mismatch STAGEPORT_AM_CREDITS 32 64 ;;
+    ucx)
+      run_mismatch STAGEPORT_AM_MAILBOX 32 64
+      run_mismatch STAGEPORT_AM_MAILBOX 32 0
+      run_mismatch STAGEPORT_AM_LONG rma am
+      ;;
+    portals | firehose)
+      run_mismatch STAGEPORT_CREDITS static dynamic
+      run_mismatch STAGEPORT_AM_LONG tsr pss
+      ;;
+  esac
+}
+
 # ---------------------------------------------------------------- inject
 # A job with an injected fault (faultlib.c, FAULT_* in the environment)
 # must end non-zero within its time, with a line matching PATTERN -- the
@@ -571,6 +628,10 @@ run_nochecks_all() {
     run_nochecks "$st" nargs "AMRequestShort.*17"
     run_nochecks "$st" reserved_handler_request "AMRequestShort.* 2 "
     run_nochecks "$st" reserved_handler_reply "AMReplyMedium.* 11 "
+    # a node index past the job indexes every backend's per-node tables
+    run_nochecks "$st" node_range "gasnet_put: node [0-9]+ out of range"
+    run_nochecks "$st" node_range_get "gasnet_get_nb: node [0-9]+ out of range"
+    run_nochecks "$st" node_range_am "gasnet_AMRequestShort: node [0-9]+ out of range"
     case $st in
       mpi)    # ext-ref: the target bounds every address it is sent
         run_nochecks "$st" seg_beyond "outside this node's segment"
@@ -787,7 +848,9 @@ run_exittest() { # mode np
     exit_plain_poll) want=15 ;;
     return_code) want=16 ;;
     return_code_busy) want=17 ;;
-    return_main | exit_zero) want=0 clean=1 ;;
+    par_exit_hsl) want=3 ;;
+    par_plain_exit_hsl) want=18 ;;
+    return_main | exit_zero | exit_inflight_am) want=0 clean=1 ;;
     crash_*) want=nonzero bound=$CRASH_BOUND ;;
     *) want=0 ;;
   esac
@@ -797,9 +860,11 @@ run_exittest() { # mode np
   case $mode in
     exit_barrier | exit_busy | exit_in_handler | exit_during_flood | exit_poll | exit_plain_* | return_code* | crash_*)
       ender=$((np - 1)) ;;
-    exit_before_attach) ender=0 ;;
+    exit_before_attach | par_*) ender=0 ;;
   esac
-  run_job "$EXIT_TIMEOUT" "$log" "$np" "$BINDIR/exittest" "$mode"
+  local prog=exittest
+  case $mode in par_*) prog=exittest_par ;; esac # (GASNET_PAR)
+  run_job "$EXIT_TIMEOUT" "$log" "$np" "$BINDIR/$prog" "$mode"
   skipped "$np" "$log" "$name" && return
   local at late="" foreign
   # (the launcher may interleave other output into the middle of that line)
@@ -928,6 +993,28 @@ run_clientcompat_all() {
     cc_fail "gasnetrun -t" "not the expected mpirun command line" "$log"
   else
     cc_pass "gasnetrun -t"
+  fi
+  # -E takes variable names only: each is looked up indirectly, and bash
+  # evaluates an array subscript there
+  log="$dir/gasnetrun-E.log" t0=$(date +%s.%N)
+  "$pfx/bin/gasnetrun_mpi" -t -E 'PATH,a[$(echo INJECTED >&2)]' -n 2 -- /bin/true >"$log" 2>&1 </dev/null
+  RC=$?
+  cc_time "$t0"
+  if [ "$RC" = 0 ] || grep -qx INJECTED "$log" || ! grep -q "not a variable name: 'a\[" "$log"; then
+    cc_fail "gasnetrun -E NAME" "an -E value that is not a variable name was not refused (or was evaluated)" "$log"
+  else
+    cc_pass "gasnetrun -E NAME"
+  fi
+  # under set -u, bash before 4.4 (RHEL 7's 4.2) calls an empty array
+  # unbound: every array expansion of the launcher must be guarded,
+  # ${a[@]+"${a[@]}"} (no such bash here to run it under)
+  log="$dir/gasnetrun-arrays.log"
+  sed -E 's/\$\{([A-Za-z_][A-Za-z0-9_]*)\[([@*])\]\+"\$\{\1\[\2\]\}"\}//g' "$pfx/bin/gasnetrun_mpi" |
+    grep -nE '\$\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}' >"$log"
+  if [ -s "$log" ]; then
+    cc_fail "gasnetrun arrays under set -u" "unguarded array expansions (an empty one is unbound before bash 4.4)" "$log"
+  else
+    cc_pass "gasnetrun arrays under set -u"
   fi
 
   for st in $STAGES; do
@@ -1137,6 +1224,14 @@ for stage in $STAGES; do
     case $t in
       conformance)
         for np in $NPS; do run_conformance "$np"; done
+        # the Portals Core in both ptl modes, with its Long payload events late
+        case $stage/$vlabel in
+          portals/offload | portals/host | firehose/offload | firehose/host)
+            if [ -z "$CONF_ARGS" ] || [[ " $CONF_ARGS " == *" am_long_reuse "* ]]; then
+              for np in $NPS; do run_late_send_end "$np"; done
+            fi
+            ;;
+        esac
         ;;
       extras)
         for np in $EXTRAS_NPS; do run_extras "$np"; done
@@ -1144,10 +1239,15 @@ for stage in $STAGES; do
       badinput)
         for m in $(selected_modes badinput); do run_badinput "$m"; done
         case $stage in ucx | hybrid) [ -z "$MODES" ] && run_ucx_unreachable ;; esac
+        [ -z "$MODES" ] && run_mismatches
         ;;
       exittest)
         for np in $EXIT_NPS; do
           for m in $(selected_modes exittest); do run_exittest "$m" "$np"; done
+          # (a GASNET_PAR client's exits: the API layer's, once per stage)
+          if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
+            for m in $(selected_modes exittest_par); do run_exittest "$m" "$np"; done
+          fi
         done
         ;;
       inject) run_injects ;;
