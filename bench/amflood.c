@@ -8,7 +8,8 @@
  * segment) as fast as the library takes them, each answered by a Short
  * reply, then waits for all its replies; a barrier on each side of the
  * flood.  Patterns:
- *   nn   nearest neighbours: alternately to node me+1 and me-1 (a ring)
+ *   nn   nearest neighbours: alternately to node me+1 and me-1
+ *   ring to the right neighbour only, node me+1 (each node has one sender)
  *   a2a  all-to-all: round robin over every other node
  * Node 0 times each repetition from the barrier before to the barrier after
  * (so the slowest node counts) and prints one line per repetition:
@@ -79,8 +80,9 @@ static int cmp_double(const void *a, const void *b) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: mpirun -np N amflood [-p nn|a2a] [-n MSGS] [-s BYTES] [-r REPS]\n"
-          "  -p, --pattern P   nn: to node me+1 and me-1 in turn (default); a2a: round robin over every other node\n"
+          "usage: mpirun -np N amflood [-p nn|ring|a2a] [-n MSGS] [-s BYTES] [-r REPS]\n"
+          "  -p, --pattern P   nn: to node me+1 and me-1 in turn (default); ring: to node me+1 only;\n"
+          "                    a2a: round robin over every other node\n"
           "  -n, --msgs N      requests each node sends per repetition (default 20000)\n"
           "  -s, --size B      AM Medium payload bytes (default 64)\n"
           "  -r, --reps R      timed repetitions after one untimed (default 5)\n"
@@ -113,7 +115,7 @@ int main(int argc, char **argv) {
       default: usage(stderr); gasnet_exit(2);
     }
   }
-  if ((strcmp(pattern, "nn") && strcmp(pattern, "a2a")) || msgs < 1 || reps < 1) {
+  if ((strcmp(pattern, "nn") && strcmp(pattern, "ring") && strcmp(pattern, "a2a")) || msgs < 1 || reps < 1) {
     usage(stderr);
     gasnet_exit(2);
   }
@@ -138,6 +140,7 @@ int main(int argc, char **argv) {
     for (long i = 0; i < msgs; i++) {
       gasnet_node_t t;
       if (!strcmp(pattern, "nn")) t = (gasnet_node_t)((i & 1) ? (me + nodes - 1) % nodes : (me + 1) % nodes);
+      else if (!strcmp(pattern, "ring")) t = (gasnet_node_t)((me + 1) % nodes);
       else t = (gasnet_node_t)((me + 1 + (gasnet_node_t)(i % (nodes - 1))) % nodes);
       gasnet_AMRequestMedium0(t, H_REQ, src, size);
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """credits.py -- static vs dynamic AM credits (seed 000 section 4.7): the AM
 receive memory each process reserves and the AM flood throughput, with every
-process flooding at once (bench/amflood), nearest-neighbour and all-to-all,
+process flooding at once (bench/amflood), nearest-neighbour (nn: both
+neighbours in turn; ring: the right one only) and all-to-all,
 at several process counts.
 
 For each process count and pattern the two modes run alternately, --rounds
@@ -51,7 +52,7 @@ def main():
     ap.add_argument("--ptl-mode", default="host", help="STAGEPORT_PTL_MODE (host: no progress thread per process, "
                     "the fair choice when oversubscribed)")
     ap.add_argument("--nodes", default="4,16,64", help="process counts")
-    ap.add_argument("--patterns", default="nn,a2a")
+    ap.add_argument("--patterns", default="nn,a2a", help="any of nn, ring, a2a")
     ap.add_argument("--rounds", type=int, default=3, help="alternating runs per mode")
     ap.add_argument("--reps", type=int, default=5, help="timed repetitions inside each run")
     ap.add_argument("--msgs", type=int, default=20000, help="requests per process per repetition (scaled by 16/N "
