@@ -1,10 +1,13 @@
 /*
- * api.h -- the API layer's own declarations: the stage table, argument
- * checks, and what its files share (lifecycle, barrier, AM memset).
+ * api.h -- the API layer's own declarations: the stage table, the objects
+ * (client, endpoint, team, segment), argument checks, and what its files
+ * share.
  *
- * The API layer is the top of the library: it selects a stage, runs the
- * lifecycle, checks every client call and drives the backends through their
- * ops tables.  Nothing below includes this header.
+ * The API layer is the library's top: the gex_* entry points (and the few
+ * _stp_* ones gasnetex.h declares for the legacy layer), the lifecycle, the
+ * stage table.  It checks every client call and drives the backends
+ * through their ops tables.  Nothing below includes this header; legacy/
+ * (GASNet-1) sits above it and sees only gasnetex.h.
  */
 #ifndef STP_API_H
 #define STP_API_H
@@ -20,7 +23,7 @@ typedef struct stp_stage {
   const char *name;
   const stp_net_ops_t *net;   /* NULL: the Core's own transport carries everything */
   const stp_core_ops_t *core;
-  const stp_ext_ops_t *ext;
+  const stp_rma_ops_t *rma;   /* NULL: the reference implementation (ext-ref) */
   int oos;                    /* STP_OOS_*: out-of-segment local memory policy */
   const char *about;          /* one line for listings */
 } stp_stage_t;
@@ -30,68 +33,140 @@ extern const int stp_nstages;
 const stp_stage_t *stp_stage_find(const char *name);
 /* "name: about (out-of-segment: policy)" for every built stage, one per line */
 void stp_stage_list(char *buf, size_t len);
-extern const stp_stage_t *stp_stage; /* the active one, from gasnet_init */
+extern const stp_stage_t *stp_stage; /* the active one, from init */
+
+/* ------------------------------------------------------------------ */
+/* the objects: one client, its primordial endpoint, team and segment   */
+/* ------------------------------------------------------------------ */
+struct _stp_client {
+  char name[64];
+  gex_Flags_t flags;
+  const void *cdata;
+};
+struct _stp_segment {
+  void *addr;
+  uintptr_t size;
+  gex_Flags_t flags;
+  const void *cdata;
+};
+struct _stp_ep {
+  gex_Flags_t flags;
+  gex_EP_Capabilities_t caps;
+  struct _stp_segment *seg; /* bound segment, or NULL */
+  const void *cdata;
+} __attribute__((aligned(8))); /* (a TM-pair is its address with the low bit set) */
+struct _stp_tm {
+  gex_Rank_t rank, size; /* the primordial team: the job */
+  gex_Flags_t flags;
+  const void *cdata;
+};
+extern struct _stp_client stp_client;
+extern struct _stp_ep stp_ep0;
+extern struct _stp_tm stp_tm0;
+extern struct _stp_segment stp_seg0;
+#define STP_CLIENT ((gex_Client_t)&stp_client)
+#define STP_EP0 ((gex_EP_t)&stp_ep0)
+#define STP_TM0 ((gex_TM_t)&stp_tm0)
+
+/* A TM-pair: the local endpoint's address with the low bit set; the remote
+ * endpoint index in bits 1..3 (GASNET_MAXEPS is 1: always 0). */
+static inline int stp_tm_is_pair(gex_TM_t tm) { return ((uintptr_t)tm & 1u) != 0; }
 
 /* ------------------------------------------------------------------ */
 /* shared between the API files                                        */
 /* ------------------------------------------------------------------ */
-/* api_init.c: a thread that holds the library lock runs the exit another
+/* ex_init.c: a thread that holds the library lock runs the exit another
  * thread posted because it could not take the lock (GASNET_PAR) */
 void stp_exit_posted(void);
-void stp_barrier_progress(void);              /* barrier.c */
-void stp_barrier_poll(void);                  /* barrier.c: stp.hook_barrier */
-extern const stp_handler_reg_t stp_barrier_handlers[];
-extern const int stp_barrier_nhandlers;
-void stp_am_memset(stp_op_t *op, gasnet_node_t node, void *dst, int val, size_t n); /* api_ext.c */
-extern const stp_handler_reg_t stp_memset_handlers[];
-extern const int stp_memset_nhandlers;
+/* ex_init.c: agree on the outcome of a collective step -- every node's rc
+ * (an allgather, also a barrier); the first failing node's error, or
+ * GASNET_OK (the others say whose error they return) */
+int stp_agree(const char *fn, int rc, const char *step);
+/* ex_am.c: register the library's own handlers (reserved indices) */
+void stp_register_internal(const stp_handler_reg_t *regs, int n);
+/* ex_rma.c: the lc event an lc_opt asks for -- a stack record for
+ * GEX_EVENT_NOW (*now, waited on by stp_lc_end), the NBI set's for
+ * GEX_EVENT_GROUP, the root's own for a pointer, NULL for DEFER -- and its
+ * end (NOW: the wait; a pointer: the leaf's handle written back). */
+stp_ev_t *stp_lc_begin(const char *fn, gex_Event_t *lc_opt, stp_ev_t *root, stp_ev_t *now, int allow_defer,
+                       int allow_group);
+void stp_lc_end(gex_Event_t *lc_opt, stp_ev_t *root, stp_ev_t *lc);
+/* ex_event.c: the NBI set initiation counts into (the open access
+ * region's, or the thread's) */
+static inline stp_ev_t *stp_nbi_ev(void) {
+  stp_thread_t *t = stp_thread();
+  return t->region ? t->region : &t->nbi;
+}
+/* An NB event from its record: GEX_EVENT_INVALID (record freed) when it
+ * completed during initiation. */
+gex_Event_t stp_ev_root_handle(stp_ev_t *e);
+
+/* STAGEPORT_LC=reference: local completion is never reported apart from
+ * remote completion (seed 003's reference, for comparison) */
+extern int stp_lc_reference;
+/* STAGEPORT_NP=reference: a GASNet-allocated Prepare always gets the API
+ * layer's buffer, never the Core's send memory (ex_am.c) */
+extern int stp_np_reference;
 
 /* ------------------------------------------------------------------ */
 /* argument checks (api_misc.c reports the failures)                   */
 /* ------------------------------------------------------------------ */
-/* A node index is checked with checks on or off (one compare): every
- * backend indexes per-node tables with it (credits, endpoints, keys, the
- * segment table), so checks off removes reports, not memory safety -- as for
+/* A rank is checked with checks on or off (one compare): every backend
+ * indexes per-node tables with it (credits, endpoints, keys, the segment
+ * table), so checks off removes reports, not memory safety -- as for
  * handler indices and payload sizes. */
-void stp_check_node_fail(const char *fn, gasnet_node_t node) STP_NORETURN;
+void stp_check_node_fail(const char *fn, gex_Rank_t node) STP_NORETURN;
 #define STP_CHECK_NODE(fn, node) \
   do { if (STP_UNLIKELY((node) >= stp.nodes)) stp_check_node_fail(fn, node); } while (0)
+/* A team argument: the primordial team or a TM-pair of the primordial
+ * endpoint (with checks off: taken as such). */
+void stp_check_tm_fail(const char *fn, gex_TM_t tm) STP_NORETURN;
 
 #if STP_CHECKS
-void stp_check_attached_fail(const char *fn) STP_NORETURN;
-void stp_check_remote_fail(const char *fn, gasnet_node_t node, const void *addr, size_t n) STP_NORETURN;
+void stp_check_inited_fail(const char *fn) STP_NORETURN;
+void stp_check_remote_fail(const char *fn, gex_Rank_t node, const void *addr, size_t n) STP_NORETURN;
 void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
 
 #define STP_CHECK_INITED(fn) \
-  do { if (STP_UNLIKELY(!stp.inited)) stp_check_attached_fail(fn); } while (0)
-#define STP_CHECK_ATTACHED(fn) \
-  do { if (STP_UNLIKELY(!stp.attached)) stp_check_attached_fail(fn); } while (0)
-/* [addr, addr+n) inside node's segment (n == 0 always passes) */
+  do { if (STP_UNLIKELY(!stp.inited)) stp_check_inited_fail(fn); } while (0)
+#define STP_CHECK_TM(fn, tm)                                                                         \
+  do {                                                                                               \
+    if (STP_UNLIKELY((tm) != STP_TM0 && (uintptr_t)(tm) != ((uintptr_t)STP_EP0 | 1u))) stp_check_tm_fail(fn, tm); \
+  } while (0)
+/* [addr, addr+n) inside node's bound segment (n == 0 always passes) */
 #define STP_CHECK_REMOTE(fn, node_, addr_, n_)                                         \
   do {                                                                                 \
     STP_CHECK_NODE(fn, node_);                                                         \
-    if ((n_) != 0) {                                                                   \
-      const gasnet_seginfo_t *_s = &stp.seg[node_];                                    \
-      uintptr_t _a = (uintptr_t)(addr_), _b = (uintptr_t)_s->addr;                     \
-      if (STP_UNLIKELY(_a < _b || (n_) > _s->size || _a - _b > _s->size - (n_)))       \
-        stp_check_remote_fail(fn, node_, addr_, n_);                                   \
-    }                                                                                  \
+    if (STP_UNLIKELY(!stp_seg_contains(node_, addr_, n_))) stp_check_remote_fail(fn, node_, addr_, n_); \
   } while (0)
 #define STP_CHECK_NOT_IN_HANDLER(fn) \
   do { if (STP_UNLIKELY(stp.in_handler)) stp_check_handler_ctx_fail(fn); } while (0)
+/* gasnet_init's client (legacy/): GASNet-1 wants gasnet_attach before AMs
+ * and transfers (EX allows AMs from gex_Client_Init on) */
+void stp_check_legacy_attach_fail(const char *fn) STP_NORETURN;
+#define STP_CHECK_LEGACY_ATTACHED(fn) \
+  do { if (STP_UNLIKELY(stp.legacy && !stp.attached)) stp_check_legacy_attach_fail(fn); } while (0)
 /* a local buffer of n > 0 bytes is not NULL */
 #define STP_CHECK_LOCAL(fn, what, p_, n_) \
   do { if (STP_UNLIKELY(!(p_) && (n_))) stp_fatal("%s: the %s is NULL (%zu bytes)", fn, what, (size_t)(n_)); } while (0)
 #else /* the arguments are still "used": no warnings without checks */
 #define STP_CHECK_INITED(fn) ((void)(fn))
-#define STP_CHECK_ATTACHED(fn) ((void)(fn))
+#define STP_CHECK_TM(fn, tm) ((void)(fn), (void)(tm))
 #define STP_CHECK_REMOTE(fn, node, addr, n) do { STP_CHECK_NODE(fn, node); (void)(addr), (void)(n); } while (0)
 #define STP_CHECK_NOT_IN_HANDLER(fn) ((void)(fn))
+#define STP_CHECK_LEGACY_ATTACHED(fn) ((void)(fn))
 #define STP_CHECK_LOCAL(fn, what, p, n) ((void)(fn), (void)(what), (void)(p), (void)(n))
 #endif
 
-/* Every data-movement entry point: attached, not in a handler, range ok. */
-#define STP_CHECK_XFER(fn, node, addr, n) \
-  do { STP_CHECK_ATTACHED(fn); STP_CHECK_NOT_IN_HANDLER(fn); STP_CHECK_REMOTE(fn, node, addr, n); } while (0)
+/* Every data-movement entry point: initialised, not in a handler, a team
+ * of ours, the remote range in the peer's bound segment. */
+#define STP_CHECK_XFER(fn, tm, node, addr, n) \
+  do {                                                                          \
+    STP_CHECK_INITED(fn);                                                       \
+    STP_CHECK_LEGACY_ATTACHED(fn);                                              \
+    STP_CHECK_NOT_IN_HANDLER(fn);                                               \
+    STP_CHECK_TM(fn, tm);                                                       \
+    STP_CHECK_REMOTE(fn, node, addr, n);                                        \
+  } while (0)
 
 #endif /* STP_API_H */

@@ -1,9 +1,10 @@
 /*
  * stage.c -- the stage table: every stage this build has, in one list.
  *
- * A stage names its network (the state its Core and Extended backend
- * share), its Core (Active Messages), its Extended backend (Put/Get) and its
- * out-of-segment policy.  Adding a stage is one row here, under the #if
+ * A stage names its network (the state its Core and RMA backend share), its
+ * Core (Active Messages), its RMA backend (Put/Get; NULL: the reference
+ * implementation, RMA over the Core's AMs, ext-ref) and its out-of-segment
+ * policy.  Adding a stage is one row here, under the #if
  * configure sets for what it needs (see DESIGN-NOTES.md, "Adding a stage").
  */
 #include "api.h"
@@ -16,28 +17,27 @@
 
 /* every backend's one table */
 extern const stp_core_ops_t stp_core_mpi_ops;
-extern const stp_ext_ops_t stp_ext_ref_ops;
 #if HAVE_UCX
 extern const stp_net_ops_t stp_net_ucx_ops, stp_net_portals_ops;
-extern const stp_ext_ops_t stp_ext_ucx_ops, stp_ext_portals_ops;
+extern const stp_rma_ops_t stp_rma_ucx_ops, stp_rma_portals_ops;
 extern const stp_core_ops_t stp_core_ucx_ops, stp_core_portals_ops;
 #endif
 
 const stp_stage_t stp_stages[] = {
-    {"mpi", NULL, &stp_core_mpi_ops, &stp_ext_ref_ops, STP_OOS_AM_COPY,
-     "MPI Core + reference Extended API over AMs (the mpi-conduit baseline)"},
+    {"mpi", NULL, &stp_core_mpi_ops, NULL, STP_OOS_AM_COPY,
+     "MPI Core + reference RMA over AMs (the mpi-conduit baseline)"},
 #if HAVE_UCX
-    {"ucx", &stp_net_ucx_ops, &stp_core_ucx_ops, &stp_ext_ucx_ops, STP_OOS_UCX,
+    {"ucx", &stp_net_ucx_ops, &stp_core_ucx_ops, &stp_rma_ucx_ops, STP_OOS_UCX,
      "native UCX conduit: Active Messages as UCX active messages + Put/Get as UCX one-sided RMA into a "
      "UCX-allocated segment"},
-    {"ucx-mpi", &stp_net_ucx_ops, &stp_core_mpi_ops, &stp_ext_ucx_ops, STP_OOS_UCX,
+    {"ucx-mpi", &stp_net_ucx_ops, &stp_core_mpi_ops, &stp_rma_ucx_ops, STP_OOS_UCX,
      "MPI Core + Put/Get as UCX one-sided RMA (the ucx stage before its own Core, for comparison)"},
-    {"hybrid", &stp_net_portals_ops, &stp_core_mpi_ops, &stp_ext_portals_ops, STP_OOS_TMPMD,
+    {"hybrid", &stp_net_portals_ops, &stp_core_mpi_ops, &stp_rma_portals_ops, STP_OOS_TMPMD,
      "seed 000 stage 1: MPI Core + Put/Get over the ptl Portals emulation (STAGEPORT_PTL_MODE=offload|host)"},
-    {"portals", &stp_net_portals_ops, &stp_core_portals_ops, &stp_ext_portals_ops, STP_OOS_TMPMD,
+    {"portals", &stp_net_portals_ops, &stp_core_portals_ops, &stp_rma_portals_ops, STP_OOS_TMPMD,
      "seed 000 stage 2: native Active Messages over ptl (ReqRB, credits; STAGEPORT_AM_LONG=tsr|pss) + Put/Get over "
      "ptl (STAGEPORT_PTL_MODE=offload|host)"},
-    {"firehose", &stp_net_portals_ops, &stp_core_portals_ops, &stp_ext_portals_ops, STP_OOS_FIREHOSE,
+    {"firehose", &stp_net_portals_ops, &stp_core_portals_ops, &stp_rma_portals_ops, STP_OOS_FIREHOSE,
      "seed 000 stage 3: the portals stage with out-of-segment memory registered through the firehose cache "
      "(STAGEPORT_FH_*) instead of a temporary MD per transfer"},
 #endif
@@ -60,8 +60,9 @@ const stp_stage_t *stp_stage_find(const char *name) {
 }
 
 static void describe(const stp_stage_t *st, char *buf, size_t len) {
-  snprintf(buf, len, "%s: %s (network %s, Core %s, Extended %s, out-of-segment: %s)", st->name, st->about,
-           st->net ? st->net->name : "none", st->core->name, st->ext->name, stp_oos_name[st->oos]);
+  snprintf(buf, len, "%s: %s (network %s, Core %s, RMA %s, out-of-segment: %s)", st->name, st->about,
+           st->net ? st->net->name : "none", st->core->name, st->rma ? st->rma->name : stp_rma_ref_ops.name,
+           stp_oos_name[st->oos]);
 }
 
 void stp_stage_list(char *buf, size_t len) {

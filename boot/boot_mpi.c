@@ -166,7 +166,9 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, int threads, stp
   check("MPI_Irecv", MPI_Irecv(&bm.exit_in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, bm.exit_comm, &bm.exit_rreq));
   bm.exit_posted = 1;
 
-  bm.boot = (stp_boot_t){rank, size, mpi_allgather, mpi_barrier, mpi_abort, NULL, threads};
+  bm.boot = (stp_boot_t){rank,     size,  mpi_allgather,           mpi_barrier,           mpi_abort,
+                         NULL,     threads, bm.host, bm.local, stp_boot_mpi_exit_notify, stp_boot_mpi_exit_take,
+                         stp_boot_mpi_usable, stp_boot_mpi_close};
   *boot = bm.boot;
   return 0;
 }

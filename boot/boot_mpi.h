@@ -2,8 +2,10 @@
  * boot_mpi.h -- the MPI launcher: the one place stageport starts, queries
  * and ends MPI for launch purposes (the MPI Core's messaging is its own).
  *
- * Users: the GASNet lifecycle (common/api_init.c), and ptl when it runs on
- * its own (no bootstrap given).  Opens nest: the last close releases.
+ * Users: the GASNet lifecycle (api/ex_init.c: the open, then only the
+ * stp_boot_t it fills), and ptl when it runs on its own (no bootstrap
+ * given).  Opens nest: the last close releases.  The functions after the
+ * open are also the stp_boot_t's (stp_boot.h).
  */
 #ifndef STP_BOOT_MPI_H
 #define STP_BOOT_MPI_H

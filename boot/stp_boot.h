@@ -4,7 +4,8 @@
  *
  * The ucx/ module and the ptl library take one of these (they never name
  * MPI or GASNet); the GASNet layer gets its own from the MPI launcher
- * (boot_mpi.h) and hands the same struct down.  The collectives block and
+ * (boot_mpi.h: the one call that names it is the open) and hands the same
+ * struct down.  The collectives block and
  * make no network progress: they are for setup and teardown, when every
  * process calls them together.
  */
@@ -25,6 +26,21 @@ typedef struct stp_boot {
   /* nonzero: the client's threads call in turn, never at once (the
    * caller serializes them): UCX workers in serialized thread mode */
   int threads;
+
+  /* What the GASNet lifecycle takes from its launcher besides (NULL where a
+   * launcher has none): locality -- host[i] names rank i's host by the
+   * lowest rank on it, local is how many processes share this machine's
+   * cores and memory; exit notices, a channel of their own (notify sends
+   * code to every peer without blocking; take returns 1 and a peer's code
+   * once one has arrived); usable() is 0 once the launcher's runtime is
+   * gone (the client finalized MPI); close releases (the last of nested
+   * opens), ending the runtime too when finalize is nonzero. */
+  const int *host;
+  int local;
+  void (*exit_notify)(int code);
+  int (*exit_take)(int *code);
+  int (*usable)(void);
+  void (*close)(int finalize);
 } stp_boot_t;
 
 #endif /* STP_BOOT_H */

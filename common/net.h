@@ -1,30 +1,34 @@
 /*
- * net.h -- the network seam: the state a stage's Core and Extended backend
- * share (a UCX context and its segment keys; a Portals NI, its EQs, slot
- * table and bounce buffers) has one owner, the stage's network, opened and
- * closed by the lifecycle (api/api_init.c):
+ * net.h -- the network seam: the state a stage's Core and RMA backend
+ * share (a UCX context and its segment keys; a Portals NI, its EQs,
+ * operation records and bounce buffers) has one owner, the stage's
+ * network, opened and closed by the lifecycle (api/ex_init.c):
  *
- *   gasnet_init    bootstrap
- *   gasnet_attach  net->open, net->segment, segment table exchange,
- *                  core->attach, ext->attach, attach barrier
- *   exit           (every node agreed) ext->detach, core->detach,
- *                  net->close, bootstrap close
+ *   gex_Client_Init     bootstrap, net->open, core->attach, rma->attach,
+ *                       a barrier
+ *   gex_Segment_Attach  net->segment, segment table exchange (stp.seg),
+ *                       core->segment, a barrier
+ *   exit                (every node agreed) rma->detach, core->detach,
+ *                       net->close, bootstrap close
  *
- * A network is one const stp_net_ops_t next to the backends that use it
- * (ext-ucx/ucx_conduit.c, ext-portals/portals_conduit.c); they reach its
- * state through its header, never through each other.  A stage without a
- * network (NULL in its row) lets its Core's own transport carry everything.
+ * A network is one const stp_net_ops_t in a directory of its own, below
+ * the backends that use it (net-ucx/ucx_conduit.c,
+ * net-portals/portals_conduit.c); they reach its state through its header
+ * (reading it, changing it only through its functions), never through each
+ * other.  A stage without a network (NULL in its row) lets its Core's own
+ * transport carry everything.
  *
  *  - open(): collective (every node calls it together, the bootstrap is
  *    up); opens the network with the bootstrap it is given.  GASNET_OK or
  *    an error code after printing why.
- *  - segment(): collective, right after open, also when size is 0: provide
- *    size bytes of segment memory the network reaches best and set *base
- *    (or leave it NULL: the API layer maps ordinary memory), and make it
- *    ready to be a target (keys exchanged, entries posted) before the attach
- *    barrier.  A node that fails still completes the collective steps and
- *    returns its error: the nodes then agree to fail.  NULL slot: ordinary
- *    memory.
+ *  - segment(): collective, at gex_Segment_Attach, also when size is 0:
+ *    provide size bytes of segment memory the network reaches best and set
+ *    *base (or leave it NULL: the API layer maps ordinary memory), and make
+ *    it ready to be a target (keys exchanged, entries posted) before the
+ *    attach barrier.  A node that fails still completes the collective
+ *    steps and returns its error: the nodes then agree to fail.  NULL slot:
+ *    ordinary memory.  Every node's segment address and size are then the
+ *    API layer's table (stp.seg): a network keeps no copy of its own.
  *  - close(): at exit, after the Core and the Extended backend detached;
  *    every node is exiting, so it may be collective.  Releases the segment
  *    memory it provided.

@@ -1,36 +1,43 @@
 /*
- * stp_internal.h -- the runtime every backend shares: job state, operation
- * records, the handler table, the one progress path and the one way to wait,
- * errors and environment knobs.
+ * stp_internal.h -- the runtime every backend shares: job state, the
+ * handler table, the one progress path and the one way to wait, errors and
+ * environment knobs.  Events (completion) are event.h's; the seams are
+ * core.h (AMs), rma.h (Put/Get) and net.h (a stage's shared network state).
  *
  * Layers, from the top (each calls only downward; upward paths are function
  * pointers set from above):
  *
- *   api/        GASNet-1 entry points, the lifecycle, the barrier, the stage table
- *   backends    Cores (core.h), Extended backends (ext.h), networks (net.h)
+ *   legacy/     GASNet-1 over the gex_* entry points
+ *   api/        the gex_* entry points, the lifecycle, the stage table
+ *   backends    Cores (core.h), RMA backends (rma.h), networks (net.h),
+ *               ext-ref (the reference implementations)
  *   common/     this runtime: what the backends may call
  *   ptl/ ucx/   the Portals emulation and the UCX module (no GASNet inside)
- *   boot/ credits/   bootstrap interface and MPI launcher; credit accounting
+ *   boot/ credits/ firehose/   bootstrap and MPI launcher; credit accounting;
+ *               the registration cache
  *
- * The API layer fills stp.core/ext/net from the stage row and the two
- * progress hooks (exit notices, barrier rounds) it runs above the backends;
- * stp_poll() runs them, so a backend that waits makes the whole library
- * progress without calling up into it.
+ * The API layer fills stp.core/rma/net from the stage row and the progress
+ * hooks (exit notices, collectives) it runs above the backends; stp_poll()
+ * runs them, so a backend that waits makes the whole library progress
+ * without calling up into it.
  */
 #ifndef STP_INTERNAL_H
 #define STP_INTERNAL_H
 
 #include "config.h"
 
+#include <stdarg.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "gasnet.h"
+#include "gasnetex.h"
 #include "stp_boot.h"
+#include "event.h"
 #include "core.h"
-#include "ext.h"
+#include "rma.h"
+#include "coll.h"
 #include "net.h"
 
 #define STP_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -40,53 +47,13 @@
 #define STP_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define STP_ALIGN_UP(x, a) (((x) + ((a)-1)) & ~((uintptr_t)(a)-1))
 
-/* ------------------------------------------------------------------ */
-/* operations (what a gasnet_handle_t points to)                       */
-/* ------------------------------------------------------------------ */
-enum { STP_OP_FREE = 0, STP_OP_BLOCKING, STP_OP_EXPLICIT, STP_OP_IMPLICIT, STP_OP_REGION, STP_OP_VALGET };
-
-struct stp_op {
-  uint32_t puts;     /* outstanding put-type sub-operations (incl. memset) */
-  uint32_t gets;     /* outstanding get sub-operations */
-  uint8_t kind;      /* STP_OP_* ; FREE while in the pool */
-  uint8_t put_sync;  /* backend needs its sync() hook before puts count as done */
-  uint8_t val_n;     /* VALGET: the value's size */
-  uint32_t index;    /* pooled: its place in the pool (a handle names it) */
-  uint32_t gen;      /* pooled: bumped at every free (a handle names the use) */
-  struct stp_op *next; /* pool free list */
-  uint64_t val;      /* VALGET: the landing buffer */
-  uint64_t ext[4];   /* backend-private */
-};
-
-/* Pooled records (no malloc per operation after warm-up). */
-stp_op_t *stp_op_alloc(int kind);
-void stp_op_free(stp_op_t *op);
-
-/* A pooled record's handle: its index and generation (never 0). */
-_Static_assert(sizeof(uintptr_t) == 8, "handles carry a 32-bit index and a 32-bit generation");
-static inline void *stp_op_handle(const stp_op_t *op) {
-  return (void *)(uintptr_t)(((uint64_t)op->gen << 32) | ((uint64_t)op->index + 1));
-}
-/* The record a handle names, if that use of it is still live; else NULL
- * (synchronized already, or never a handle). */
-stp_op_t *stp_op_lookup(const void *handle);
-
-static inline void stp_op_init(stp_op_t *op, int kind) {
-  memset(op, 0, sizeof(*op));
-  op->kind = (uint8_t)kind;
-}
-
-/* Drive an op toward completion without polling; 1 when complete.
- * which: 1 = puts, 2 = gets, 3 = both. */
-static inline int stp_op_test(stp_op_t *op, int which);
-/* Wait (polling) until an op is complete. */
-void stp_op_wait(stp_op_t *op, int which);
-
-/* A client thread's implicit-handle operations (outside access regions)
- * and its open access region, if any (GASNet: per thread). */
+/* A client thread's implicit-handle operations (its NBI set, outside
+ * access regions), its open access region, and what a negotiated-payload
+ * AM of the reference implementation prepared on it. */
 typedef struct stp_thread {
-  stp_op_t iop;
-  stp_op_t *region;
+  stp_ev_t nbi;
+  stp_ev_t *region;
+  struct _stp_srcdesc *sd; /* the thread's source descriptor (ex_am.c), allocated on first use */
 } stp_thread_t;
 
 /* ------------------------------------------------------------------ */
@@ -94,20 +61,30 @@ typedef struct stp_thread {
 /* ------------------------------------------------------------------ */
 /* handler indices 1..127 reserved for the library, one list here */
 enum {
-  STP_H_BARRIER = 1,     /* api/barrier.c */
-  STP_H_MEMSET = 2,      /* api/api_ext.c: memset as an AM, for backends without one */
-  STP_H_MEMSET_ACK = 3,
-  STP_H_REF_PUT = 8,     /* ext-ref */
+  STP_H_REF_PUT = 8,     /* ext-ref: RMA */
   STP_H_REF_PUT_ACK,
   STP_H_REF_GET,
   STP_H_REF_GET_REPLY,
-  STP_H_FIRST_CLIENT = 128
+  STP_H_COLL_BARRIER = 16, /* ext-ref: collectives */
+  STP_H_COLL_BCAST,
+  STP_H_FIRST_CLIENT = GEX_AM_INDEX_BASE
 };
+
+/* A handler table entry: the function, and the registration its
+ * invocations must match (argument checks on).  entry.gex_flags == 0: no
+ * registration to check -- the library's own handlers, and the GASNet-1
+ * table of gasnet_attach (legacy/), which states no category or count. */
+typedef struct stp_handler {
+  gex_AM_Fn_t fn;
+  gex_AM_Entry_t entry;
+} stp_handler_t;
 
 struct stp_globals {
   /* job */
-  gasnet_node_t mynode, nodes;
-  int inited, attached;
+  gex_Rank_t mynode, nodes;
+  int inited;   /* gex_Client_Init done: AMs work */
+  int attached; /* gex_Segment_Attach done: every process's segment is known */
+  int legacy;   /* the client is gasnet_init's (GASNet-1 rules: api.h) */
   int local_procs, oversubscribed;
   gasnet_nodeinfo_t *nodeinfo;
   stp_boot_t boot;
@@ -115,15 +92,17 @@ struct stp_globals {
   /* the stage's parts (api/stage.c) */
   const stp_net_ops_t *net;   /* NULL: the Core's own transport */
   const stp_core_ops_t *core;
-  const stp_ext_ops_t *ext;
+  const stp_rma_ops_t *rma;   /* the row's, or the reference (never NULL) */
   int (*net_poll)(void);      /* net->poll, or NULL */
 
-  /* segments */
+  /* the segment: every process's, as gex_Segment_Attach exchanged them
+   * (NULL before; {NULL, 0} for a process without one) -- the one copy
+   * every range check reads (stp_seg_contains) */
   gasnet_seginfo_t *seg;
   uintptr_t max_local_seg, max_global_seg;
 
   /* AM */
-  stp_handlerfn_t handler[256];
+  stp_handler_t handler[256];
   int in_handler;   /* >0 while a handler runs */
   int in_am_send;   /* >0 while a request is inside core->request */
 
@@ -136,11 +115,11 @@ struct stp_globals {
 
   /* progress above the backends, set by the API layer */
   void (*hook_exit)(void);    /* every 64 polls, and while exit_pending */
-  void (*hook_barrier)(void); /* every poll while barrier_active */
+  void (*hook_coll)(void);    /* every poll while coll_active */
   unsigned npolls;
   volatile int exit_pending;  /* a peer's exit notice was taken */
   int exit_code;
-  int barrier_active;         /* a barrier phase is notified and not complete */
+  int coll_active;            /* a collective has work to do outside handlers (ext-ref) */
 
   /* extended: the first client thread's implicit-handle state (GASNET_SEQ:
    * the only one; GASNET_PAR: every other thread has its own, stp_thread()) */
@@ -194,7 +173,7 @@ static inline int stp_poll(void) {
   int n = stp.core->poll();
   if (stp.net_poll) n += stp.net_poll();
   if (STP_UNLIKELY((++stp.npolls & 63u) == 0 || stp.exit_pending)) stp.hook_exit();
-  if (stp.barrier_active) stp.hook_barrier();
+  if (stp.coll_active) stp.hook_coll();
   return n;
 }
 
@@ -225,18 +204,9 @@ static inline void stp_api_wait_step(unsigned *spins) {
   if (STP_UNLIKELY(stp_par)) stp_par_yield();
 }
 
-static inline int stp_op_test(stp_op_t *op, int which) {
-  int busy = ((which & 1) ? op->puts : 0) | ((which & 2) ? op->gets : 0);
-  if (busy) return 0;
-  if ((which & 1) && op->put_sync) {
-    stp.ext->sync(op);
-    return !op->puts && !op->put_sync;
-  }
-  return 1;
-}
-
-/* Send an AM request through the Core (internal users; no argument checks). */
-static inline int stp_am_request(gasnet_node_t dest, const stp_am_t *am) {
+/* Send an AM request through the Core (internal users; no argument
+ * checks): 0, or 1 for an IMMEDIATE refusal. */
+static inline int stp_am_request(gex_Rank_t dest, const stp_am_t *am) {
   int rc;
   stp.in_am_send++;
   rc = stp.core->request(dest, am);
@@ -245,24 +215,30 @@ static inline int stp_am_request(gasnet_node_t dest, const stp_am_t *am) {
 }
 
 /* Reply from an internal handler (no checks: the library replies once). */
-static inline int stp_am_reply(gasnet_token_t token, const stp_am_t *am) {
+static inline int stp_am_reply(gex_Token_t token, const stp_am_t *am) {
   stp_token_t *t = (stp_token_t *)token;
   t->replied = 1;
   return stp.core->reply(t, am);
 }
 
-/* [addr, addr+n) inside this node's segment (n == 0 always is).  For
- * addresses that arrive in messages: every one is bounded before use, with
- * argument checks on or off. */
-static inline int stp_in_my_segment(const void *addr, size_t n) {
-  uintptr_t a = (uintptr_t)addr, b = (uintptr_t)stp.seg[stp.mynode].addr, sz = stp.seg[stp.mynode].size;
-  return !n || (a >= b && n <= sz && a - b <= sz - n);
+/* [addr, addr+n) inside node's segment (n == 0 always is; no segment
+ * contains anything else).  The one range check: the API's arguments,
+ * every address a target is sent (with argument checks on or off), and
+ * every address a backend computes from a peer's segment. */
+static inline int stp_seg_contains(gex_Rank_t node, const void *addr, size_t n) {
+  uintptr_t a = (uintptr_t)addr, b, sz;
+  if (!n) return 1;
+  if (STP_UNLIKELY(!stp.seg)) return 0;
+  b = (uintptr_t)stp.seg[node].addr;
+  sz = stp.seg[node].size;
+  return a >= b && n <= sz && a - b <= sz - n;
 }
-void stp_bad_address(const char *what, gasnet_node_t from, const void *addr, size_t n) STP_NORETURN;
+static inline int stp_in_my_segment(const void *addr, size_t n) { return stp_seg_contains(stp.mynode, addr, n); }
+void stp_bad_address(const char *what, gex_Rank_t from, const void *addr, size_t n) STP_NORETURN;
 
 /* pointers in pairs of 32-bit handler arguments */
-#define STP_ARG_LO(p) ((gasnet_handlerarg_t)(uint32_t)((uint64_t)(uintptr_t)(p)))
-#define STP_ARG_HI(p) ((gasnet_handlerarg_t)(uint32_t)((uint64_t)(uintptr_t)(p) >> 32))
+#define STP_ARG_LO(p) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(uintptr_t)(p)))
+#define STP_ARG_HI(p) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(uintptr_t)(p) >> 32))
 #define STP_ARG_PTR(lo, hi) ((void *)(uintptr_t)(((uint64_t)(uint32_t)(hi) << 32) | (uint32_t)(lo)))
 #define STP_ARG_U64(lo, hi) ((((uint64_t)(uint32_t)(hi)) << 32) | (uint32_t)(lo))
 
@@ -271,6 +247,7 @@ void stp_bad_address(const char *what, gasnet_node_t from, const void *addr, siz
 /* ------------------------------------------------------------------ */
 /* Print "stageport: node N: fatal error: ..." and end the whole job (exit 1). */
 void stp_fatal(const char *fmt, ...) STP_NORETURN STP_PRINTF(1, 2);
+void stp_vfatal(const char *fmt, va_list ap) STP_NORETURN STP_PRINTF(1, 0);
 void stp_warn(const char *fmt, ...) STP_PRINTF(1, 2);
 /* End the whole job now with this code (through the bootstrap once there is one). */
 void stp_abort(int code) STP_NORETURN;

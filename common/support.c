@@ -86,7 +86,7 @@ stp_thread_t *stp_thread_slow(void) {
     }
     /* freed never: a thread's operations may outlive it */
     if (!(par_thread = calloc(1, sizeof(*par_thread)))) stp_fatal("out of memory (per-thread state)");
-    stp_op_init(&par_thread->iop, STP_OP_IMPLICIT);
+    stp_ev_init(&par_thread->nbi, STP_EV_NBI);
   }
   return par_thread;
 }
@@ -111,15 +111,18 @@ void stp_abort(int code) {
   exit(code);
 }
 
-void stp_fatal(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+void stp_vfatal(const char *fmt, va_list ap) {
   stp_vreport("fatal error", fmt, ap);
-  va_end(ap);
   stp_abort(1);
 }
 
-void stp_bad_address(const char *what, gasnet_node_t from, const void *addr, size_t n) {
+void stp_fatal(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  stp_vfatal(fmt, ap);
+}
+
+void stp_bad_address(const char *what, gex_Rank_t from, const void *addr, size_t n) {
   stp_fatal("%s from node %u: [%p, +%zu) is outside this node's segment [%p, +%" PRIuPTR ")", what, (unsigned)from, addr,
             n, stp.seg[stp.mynode].addr, stp.seg[stp.mynode].size);
 }
@@ -168,7 +171,7 @@ void stp_settings_agree(const char *who, const stp_setting_t *set, int n) {
   for (int i = 0; i < n; i++) mine[i] = set[i].value;
   stp.boot.allgather(stp.boot.ctx, mine, all, (size_t)n * sizeof(*mine));
   for (int i = 0; i < n; i++)
-    for (gasnet_node_t p = 0; p < stp.nodes; p++) {
+    for (gex_Rank_t p = 0; p < stp.nodes; p++) {
       uint64_t v0 = all[i], vp = all[(size_t)p * (size_t)n + (size_t)i];
       char a[32], b[32];
       if (vp == v0) continue;
@@ -183,70 +186,10 @@ void stp_settings_agree(const char *who, const stp_setting_t *set, int n) {
 }
 
 /* ------------------------------------------------------------------ */
-/* operation pool: no malloc per operation after warm-up               */
-/* ------------------------------------------------------------------ */
-static stp_op_t *op_free_list;
-static stp_op_t **op_chunk; /* every chunk of records, in index order */
-static uint32_t op_nchunks;
-#define OP_CHUNK 256u
-
-stp_op_t *stp_op_alloc(int kind) {
-  stp_op_t *op = op_free_list;
-  if (STP_UNLIKELY(!op)) {
-    stp_op_t *chunk = calloc(OP_CHUNK, sizeof(*chunk));
-    stp_op_t **tab = realloc(op_chunk, (op_nchunks + 1) * sizeof(*tab));
-    if (!chunk || !tab || op_nchunks >= UINT32_MAX / OP_CHUNK - 1)
-      stp_fatal("out of memory allocating operation records (%u in use)", op_nchunks * OP_CHUNK);
-    op_chunk = tab;
-    op_chunk[op_nchunks] = chunk;
-    for (uint32_t i = 0; i < OP_CHUNK; i++) {
-      chunk[i].index = op_nchunks * OP_CHUNK + i;
-      chunk[i].next = i + 1 < OP_CHUNK ? &chunk[i + 1] : NULL;
-    }
-    op_nchunks++;
-    op = chunk;
-  }
-  op_free_list = op->next;
-  uint32_t index = op->index, gen = op->gen;
-  stp_op_init(op, kind);
-  op->index = index;
-  op->gen = gen;
-  return op;
-}
-
-void stp_op_free(stp_op_t *op) {
-  op->kind = STP_OP_FREE;
-  op->gen++; /* every handle to this use is stale now */
-  op->next = op_free_list;
-  op_free_list = op;
-}
-
-stp_op_t *stp_op_lookup(const void *handle) {
-  uint64_t h = (uint64_t)(uintptr_t)handle;
-  uint32_t index = (uint32_t)h - 1, gen = (uint32_t)(h >> 32);
-  stp_op_t *op;
-  if (!(uint32_t)h || index / OP_CHUNK >= op_nchunks) return NULL;
-  op = &op_chunk[index / OP_CHUNK][index % OP_CHUNK];
-  return op->gen == gen && op->kind != STP_OP_FREE ? op : NULL;
-}
-
-void stp_op_wait(stp_op_t *op, int which) {
-  unsigned spins = 0;
-  if (stp_op_test(op, which)) return;
-  /* the network's own progress first (an RMA backend's completion events
-   * are often already there), then the full poll */
-  if (stp.net_poll) {
-    stp.net_poll();
-    if (stp_op_test(op, which)) return;
-  }
-  while (!stp_op_test(op, which)) stp_api_wait_step(&spins);
-}
-
-/* ------------------------------------------------------------------ */
 /* handler invocation                                                  */
 /* ------------------------------------------------------------------ */
-typedef gasnet_handlerarg_t A;
-typedef gasnet_token_t T;
+typedef gex_AM_Arg_t A;
+typedef gex_Token_t T;
 
 #define STP_A0
 #define STP_A1 , a[0]
@@ -292,14 +235,47 @@ typedef gasnet_token_t T;
 
 static const char *const cat_name[] = {"Short", "Medium", "Long"};
 
-void stp_am_run(stp_token_t *token, gasnet_handler_t handler, int cat, const gasnet_handlerarg_t *a, int nargs,
-                void *buf, size_t nbytes) {
-  stp_handlerfn_t fn = stp.handler[handler];
+#if STP_CHECKS
+/* An invocation that breaks its handler's registration: undefined in the
+ * description; reported here, naming the handler. */
+static void check_registration(const stp_handler_t *h, const stp_token_t *t, gex_AM_Index_t handler, int cat,
+                               int nargs) {
+  static const gex_Flags_t cat_flag[] = {GEX_FLAG_AM_SHORT, GEX_FLAG_AM_MEDIUM, GEX_FLAG_AM_LONG};
+  const gex_AM_Entry_t *e = &h->entry;
+  const char *why = NULL;
+  if (!(e->gex_flags & cat_flag[cat])) why = "its category";
+  else if (!(e->gex_flags & (t->is_request ? GEX_FLAG_AM_REQUEST : GEX_FLAG_AM_REPLY))) why = "request or reply";
+  else if ((unsigned)nargs != e->gex_nargs) why = "its argument count";
+  if (why)
+    stp_fatal("an AM %s %s from node %u with %d arguments invokes handler %u%s%s%s, registered as %s %s with %u "
+              "arguments: %s differs",
+              cat_name[cat], t->is_request ? "request" : "reply", (unsigned)t->src, nargs, (unsigned)handler,
+              e->gex_name ? " (" : "", e->gex_name ? e->gex_name : "", e->gex_name ? ")" : "",
+              (e->gex_flags & GEX_FLAG_AM_MEDLONG) == GEX_FLAG_AM_MEDLONG ? "MEDLONG"
+              : (e->gex_flags & GEX_FLAG_AM_SHORT)                        ? "SHORT"
+              : (e->gex_flags & GEX_FLAG_AM_MEDIUM)                       ? "MEDIUM"
+                                                                           : "LONG",
+              (e->gex_flags & GEX_FLAG_AM_REQREP) == GEX_FLAG_AM_REQREP ? "REQREP"
+              : (e->gex_flags & GEX_FLAG_AM_REQUEST)                     ? "REQUEST"
+                                                                         : "REPLY",
+              e->gex_nargs, why);
+}
+#endif
+
+void stp_am_run(stp_token_t *token, gex_AM_Index_t handler, int cat, const gex_AM_Arg_t *a, int nargs, void *buf,
+                size_t nbytes) {
+  const stp_handler_t *h = &stp.handler[handler];
+  gex_AM_Fn_t fn = h->fn;
   T tok = (T)token;
   if (STP_UNLIKELY(!fn))
     stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u",
               cat_name[cat], token->is_request ? "request" : "reply", (unsigned)token->src, (unsigned)handler,
               (unsigned)stp.mynode);
+#if STP_CHECKS
+  if (h->entry.gex_flags) check_registration(h, token, handler, cat, nargs);
+#endif
+  token->cat = (uint8_t)cat;
+  token->handler = handler;
   stp.in_handler++;
   if (cat == STP_AM_SHORT) {
     switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: stp_fatal("AM with %d arguments", nargs); }

@@ -160,7 +160,7 @@ static void reap_sends(void) {
   while (m.send_hi > 0 && !m.sbuf[m.send_hi - 1]) m.send_hi--;
 }
 
-static void send_msg(gasnet_node_t dest, int tag, sbuf_t *b, size_t len) {
+static void send_msg(gex_Rank_t dest, int tag, sbuf_t *b, size_t len) {
   int slot;
   if (STP_UNLIKELY(m.nsend >= REAP_AT)) reap_sends();
   if (STP_UNLIKELY(!m.nfree)) grow_slots();
@@ -175,9 +175,9 @@ static void send_msg(gasnet_node_t dest, int tag, sbuf_t *b, size_t len) {
 /* packing                                                             */
 /* ------------------------------------------------------------------ */
 /* Every message to a peer carries the credits owed to it (a header byte). */
-static inline uint8_t owed_to(gasnet_node_t peer) { return (uint8_t)credits_piggyback(&m.cr, peer, UINT8_MAX); }
+static inline uint8_t owed_to(gex_Rank_t peer) { return (uint8_t)credits_piggyback(&m.cr, peer, UINT8_MAX); }
 
-static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am) {
+static void send_am(gex_Rank_t dest, int tag, const stp_am_t *am) {
   size_t off, len;
   sbuf_t *b;
   char *p;
@@ -209,7 +209,7 @@ static void send_am(gasnet_node_t dest, int tag, const stp_am_t *am) {
   send_msg(dest, tag, b, len);
 }
 
-static void send_credits(gasnet_node_t dest) {
+static void send_credits(gex_Rank_t dest) {
   sbuf_t *b = sbuf_get(STP_MW_HDR);
   stp_mw_hdr_t *h = (stp_mw_hdr_t *)b->data;
   h->kind = STP_MW_CREDIT;
@@ -224,13 +224,13 @@ static void send_credits(gasnet_node_t dest) {
 /* receiving                                                           */
 /* ------------------------------------------------------------------ */
 static void handle_msg(char *p, int is_request, const MPI_Status *st) {
-  gasnet_node_t src = (gasnet_node_t)st->MPI_SOURCE;
+  gex_Rank_t src = (gex_Rank_t)st->MPI_SOURCE;
   stp_token_t tok;
   stp_mw_msg_t msg;
   void *buf;
   const char *bad;
   int len = 0;
-  gasnet_handlerarg_t args[STP_MW_MAX_ARGS];
+  gex_AM_Arg_t args[STP_MW_MAX_ARGS];
 
   MPI_Get_count(st, MPI_BYTE, &len);
   if (STP_UNLIKELY((bad = stp_mw_decode(p, (size_t)len, &msg)) != NULL))
@@ -321,13 +321,8 @@ static int mpi_poll(void) {
 /* ------------------------------------------------------------------ */
 /* requests and replies                                                */
 /* ------------------------------------------------------------------ */
-static int mpi_request(gasnet_node_t dest, const stp_am_t *am) {
-  if (STP_UNLIKELY(credits_charge(&m.cr, dest, 1) != CREDITS_OK)) {
-    unsigned spins = 0;
-    int rc;
-    while ((rc = credits_charge(&m.cr, dest, 1)) == CREDITS_EAGAIN) stp_wait_step(&spins); /* serving others */
-    if (rc != CREDITS_OK) stp_fatal("AM flow control: a request to node %u can never be paid for", (unsigned)dest);
-  }
+static int mpi_request(gex_Rank_t dest, const stp_am_t *am) {
+  if (STP_UNLIKELY(stp_am_pay(&m.cr, dest, 1, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
   send_am(dest, TAG_REQ, am);
   return GASNET_OK;
 }

@@ -127,7 +127,7 @@ typedef struct uam_msg {
   size_t nbytes;
   uint32_t src;
   uint8_t cat, handler, nargs, is_request;
-  gasnet_handlerarg_t args[MAX_ARGS];
+  gex_AM_Arg_t args[MAX_ARGS];
   uint64_t inl[INLINE_BYTES / 8];
 } uam_msg_t;
 
@@ -153,9 +153,9 @@ static struct {
   uint64_t *mb_sent;     /* [node * 2 + ring]: messages put into node's ring for me */
   uint64_t *mb_got;      /* [node * 2 + ring]: messages taken from my ring for node */
   int long_rma;          /* STAGEPORT_AM_LONG=rma: Long payloads by RMA, the message through the mailbox */
-} x;
+} uam;
 
-#define MB_TOKEN ((void *)&x.mc)
+#define MB_TOKEN ((void *)&uam.mc)
 
 static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) STP_NORETURN; /* token->core of a mailbox request: its reply may take the mailbox */
 
@@ -163,9 +163,9 @@ static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, 
 /* records and buffers                                                 */
 /* ------------------------------------------------------------------ */
 static uam_msg_t *msg_get(void) {
-  uam_msg_t *m = x.free_msg;
+  uam_msg_t *m = uam.free_msg;
   if (STP_LIKELY(m)) {
-    x.free_msg = m->next;
+    uam.free_msg = m->next;
     return m;
   }
   if (posix_memalign((void **)&m, 64, sizeof(*m))) stp_fatal("UCX Core: out of memory for a message record");
@@ -173,14 +173,14 @@ static uam_msg_t *msg_get(void) {
 }
 
 static void msg_put(uam_msg_t *m) {
-  m->next = x.free_msg;
-  x.free_msg = m;
+  m->next = uam.free_msg;
+  uam.free_msg = m;
 }
 
 static void *medbuf_get(void) {
-  medbuf_t *b = x.free_buf;
+  medbuf_t *b = uam.free_buf;
   if (STP_LIKELY(b)) {
-    x.free_buf = b->next;
+    uam.free_buf = b->next;
     return b;
   }
   if (posix_memalign((void **)&b, 64, MAX_MEDIUM)) stp_fatal("UCX Core: out of memory for a Medium buffer");
@@ -189,15 +189,15 @@ static void *medbuf_get(void) {
 
 static void medbuf_put(void *p) {
   medbuf_t *b = p;
-  b->next = x.free_buf;
-  x.free_buf = b;
+  b->next = uam.free_buf;
+  uam.free_buf = b;
 }
 
 /* the record's resources, after its handler or when it is dropped */
 static void msg_release(uam_msg_t *m) {
   if (m->held) {
-    ucp_am_data_release(x.worker, m->held);
-    x.nheld--;
+    ucp_am_data_release(uam.worker, m->held);
+    uam.nheld--;
   }
   if (m->own) medbuf_put(m->own);
   msg_put(m);
@@ -205,9 +205,9 @@ static void msg_release(uam_msg_t *m) {
 
 static void file(uam_msg_t *m) {
   m->next = NULL;
-  if (x.tail) x.tail->next = m;
-  else x.head = m;
-  x.tail = m;
+  if (uam.tail) uam.tail->next = m;
+  else uam.head = m;
+  uam.tail = m;
 }
 
 /* ------------------------------------------------------------------ */
@@ -219,8 +219,8 @@ static inline size_t held_bytes(int cat, size_t nbytes) { return cat == STP_AM_L
 /* ------------------------------------------------------------------ */
 /* sending                                                             */
 /* ------------------------------------------------------------------ */
-static void send_failed(ucs_status_t st, const char *what, gasnet_node_t dest) STP_NORETURN;
-static void send_failed(ucs_status_t st, const char *what, gasnet_node_t dest) {
+static void send_failed(ucs_status_t st, const char *what, gex_Rank_t dest) STP_NORETURN;
+static void send_failed(ucs_status_t st, const char *what, gex_Rank_t dest) {
   stp_ucx_report(&stp_uc.u, st, "sending an AM %s to node %u", what, (unsigned)dest);
   stp_fatal("UCX Core: an AM %s to node %u failed: %s", what, (unsigned)dest, ucs_status_string(st));
 }
@@ -228,7 +228,7 @@ static void send_failed(ucs_status_t st, const char *what, gasnet_node_t dest) {
 /* What a send returned, until UCX no longer needs the source: done (NULL),
  * failed, or a request to wait for -- a requester keeps the library
  * progressing (serving requests), a replier only the worker. */
-static void wait_sent(ucs_status_ptr_t r, int serve, gasnet_node_t dest) {
+static void wait_sent(ucs_status_ptr_t r, int serve, gex_Rank_t dest) {
   const char *what = serve ? "request" : "reply";
   unsigned spins = 0;
   ucs_status_t st;
@@ -241,7 +241,7 @@ static void wait_sent(ucs_status_ptr_t r, int serve, gasnet_node_t dest) {
     if (serve) {
       stp_wait_step(&spins);
     } else {
-      ucp_worker_progress(x.worker);
+      ucp_worker_progress(uam.worker);
       if (STP_UNLIKELY(stp.wait_slow)) stp_wait_step_slow(&spins);
     }
   }
@@ -249,7 +249,11 @@ static void wait_sent(ucs_status_ptr_t r, int serve, gasnet_node_t dest) {
   if (STP_UNLIKELY(st != UCS_OK) && !stp_uc.closing) send_failed(st, what, dest);
 }
 
-static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *am) {
+/* Send am (NULL: credit-only) by the UCX AM path.  Returns non-zero, nothing
+ * sent, only for an IMMEDIATE am without lc that UCX cannot complete at once
+ * (its transport's queue to dest is full): waiting for it would wait for
+ * dest to progress. */
+static int send_msg(gex_Rank_t dest, unsigned id, int cat, const stp_am_t *am) {
   uint64_t hb[HDR_MAX / 8];
   uam_hdr_t *h = (uam_hdr_t *)hb;
   char *p = (char *)hb + sizeof(*h);
@@ -258,7 +262,7 @@ static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *a
   const void *src = NULL;
   size_t nbytes = 0;
   h->src = stp.mynode;
-  h->credits = (uint16_t)credits_piggyback(&x.cr, dest, UINT16_MAX);
+  h->credits = (uint16_t)credits_piggyback(&uam.cr, dest, UINT16_MAX);
   h->cat = (uint8_t)cat;
   prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
   prm.flags = 0;
@@ -280,8 +284,22 @@ static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *a
   } else {
     h->handler = 0;
   }
-  r = ucp_am_send_nbx(x.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm);
+  if (am && am->lc) { /* local completion counted when UCX no longer reads the payload, not waited for */
+    int lcat = stp_am_lc_cat(am->lc);
+    stp_uc_ev_param(&prm, am->lc, lcat);
+    (void)stp_uc_ev_track(ucp_am_send_nbx(uam.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm), am->lc,
+                          lcat, id == STP_UC_AM_REQUEST ? "an AM request to" : "an AM reply to", dest);
+    return 0;
+  }
+  if (am && id == STP_UC_AM_REQUEST && (am->flags & GEX_FLAG_IMMEDIATE)) /* (a reply never fails) */
+    prm.op_attr_mask |= UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+  r = ucp_am_send_nbx(uam.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm);
+  if (UCS_PTR_IS_ERR(r) && UCS_PTR_STATUS(r) == UCS_ERR_NO_RESOURCE && (prm.op_attr_mask & UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL)) {
+    credits_unpiggyback(&uam.cr, dest, h->credits); /* (not sent: still owed) */
+    return 1;
+  }
   wait_sent(r, id == STP_UC_AM_REQUEST, dest);
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -289,8 +307,8 @@ static void send_msg(gasnet_node_t dest, unsigned id, int cat, const stp_am_t *a
 /* ------------------------------------------------------------------ */
 /* What was put to any node lands before what is put next: the order the
  * payload, image and stamp depend on. */
-static void mb_fence(gasnet_node_t dest, const char *what) {
-  ucs_status_t st = ucp_worker_fence(x.worker);
+static void mb_fence(gex_Rank_t dest, const char *what) {
+  ucs_status_t st = ucp_worker_fence(uam.worker);
   if (STP_UNLIKELY(st != UCS_OK)) {
     stp_ucx_report(&stp_uc.u, st, "fencing the AM mailbox");
     stp_fatal("UCX Core: ucp_worker_fence failed (%s) between %s of a message to node %u: its order cannot be kept",
@@ -298,11 +316,11 @@ static void mb_fence(gasnet_node_t dest, const char *what) {
   }
 }
 
-static void mb_put1(gasnet_node_t dest, const void *buf, size_t len, uint64_t raddr, ucp_rkey_h rkey, int serve) {
+static void mb_put1(gex_Rank_t dest, const void *buf, size_t len, uint64_t raddr, ucp_rkey_h rkey, int serve) {
   ucp_request_param_t prm;
   ucs_status_ptr_t r;
   prm.op_attr_mask = 0;
-  r = ucp_put_nbx(x.ep[dest], buf, len, raddr, rkey, &prm);
+  r = ucp_put_nbx(uam.ep[dest], buf, len, raddr, rkey, &prm);
   wait_sent(r, serve, dest);
 }
 
@@ -312,30 +330,45 @@ static void mb_put1(gasnet_node_t dest, const void *buf, size_t len, uint64_t ra
  * destination where a Medium's payload would be.  The caller holds the
  * slot's credit (a request), or a reply ring's slot is free by
  * construction. */
-static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
-  uint64_t img[MB_IMG_MAX / 8];
+/* A native NP payload's image (uam_np_prepare): the calling thread's, one
+ * Prepare at a time; 8 bytes longer than an image, so that the image can
+ * start where its payload falls 16-byte aligned (a GASNet-allocated buffer
+ * is aligned for any type).  am->np is the image's start. */
+static __thread uint64_t np_img[MB_IMG_MAX / 8 + 1] __attribute__((aligned(16)));
+
+static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
+  uint64_t stack_img[MB_IMG_MAX / 8], *img = am && am->np ? (uint64_t *)am->np : stack_img; /* (NP: the payload is in place) */
   mb_hdr_t *mh = (mb_hdr_t *)img;
-  uint64_t n = x.mb_sent[2 * (size_t)dest + ring]++, stamp = n + 1;
-  uint64_t roff = ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * x.mb_slots) + n % x.mb_slots) * MB_SLOT;
-  uint64_t raddr = x.rmb[dest].addr + roff;
-  ucp_rkey_h rkey = x.rmb[dest].rkey;
-  if (STP_UNLIKELY(roff + MB_SLOT > x.rmb[dest].len)) /* (checks on or off: a put lands wherever the key reaches) */
-    stp_fatal("AM mailbox: slot %" PRIu64 " of ring %d at node %u lies outside its %" PRIu64 "-byte mailbox", n % x.mb_slots,
-              ring, (unsigned)dest, x.rmb[dest].len);
+  uint64_t n = uam.mb_sent[2 * (size_t)dest + ring]++, stamp = n + 1;
+  uint64_t roff = ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * uam.mb_slots) + n % uam.mb_slots) * MB_SLOT;
+  uint64_t raddr = uam.rmb[dest].addr + roff;
+  ucp_rkey_h rkey = uam.rmb[dest].rkey;
+  if (STP_UNLIKELY(roff + MB_SLOT > uam.rmb[dest].len)) /* (checks on or off: a put lands wherever the key reaches) */
+    stp_fatal("AM mailbox: slot %" PRIu64 " of ring %d at node %u lies outside its %" PRIu64 "-byte mailbox", n % uam.mb_slots,
+              ring, (unsigned)dest, uam.rmb[dest].len);
   size_t len = sizeof(*mh);
   int serve = ring == MB_REQ;
   if (am && cat == STP_AM_LONG && am->nbytes) {
     /* bounded here, checks on or off: an RMA put outside the target's
      * segment would land in whatever the key reaches */
-    uintptr_t d = (uintptr_t)am->dst, b = (uintptr_t)stp.seg[dest].addr, sz = stp.seg[dest].size;
-    if (STP_UNLIKELY(d < b || am->nbytes > sz || d - b > sz - am->nbytes))
+    if (STP_UNLIKELY(!stp_seg_contains(dest, am->dst, am->nbytes)))
       stp_fatal("AM Long to node %u: destination %p + %zu bytes outside its segment [%p, +%zu)", (unsigned)dest,
-                am->dst, am->nbytes, stp.seg[dest].addr, (size_t)sz);
-    mb_put1(dest, am->src, am->nbytes, (uint64_t)(uintptr_t)am->dst, stp_uc.rseg[dest].rkey, serve);
+                am->dst, am->nbytes, stp.seg[dest].addr, (size_t)stp.seg[dest].size);
+    if (am->lc) { /* local completion counted when UCX no longer reads the payload, not waited for */
+      ucp_request_param_t prm;
+      int lcat = stp_am_lc_cat(am->lc);
+      prm.op_attr_mask = 0;
+      stp_uc_ev_param(&prm, am->lc, lcat);
+      (void)stp_uc_ev_track(ucp_put_nbx(uam.ep[dest], am->src, am->nbytes, (uint64_t)(uintptr_t)am->dst,
+                                        stp_uc_rkey(dest), &prm),
+                            am->lc, lcat, "an AM Long payload to", dest);
+    } else {
+      mb_put1(dest, am->src, am->nbytes, (uint64_t)(uintptr_t)am->dst, stp_uc_rkey(dest), serve);
+    }
     mb_fence(dest, "the Long payload and the image"); /* the payload lands before the message */
   }
   mh->h.src = stp.mynode;
-  mh->h.credits = (uint16_t)credits_piggyback(&x.mc, dest, UINT16_MAX);
+  mh->h.credits = (uint16_t)credits_piggyback(&uam.mc, dest, UINT16_MAX);
   mh->h.cat = (uint8_t)cat;
   mh->h.handler = am ? am->handler : 0;
   mh->nbytes = am ? (uint32_t)am->nbytes : 0;
@@ -348,7 +381,7 @@ static void mb_send(gasnet_node_t dest, int ring, int cat, const stp_am_t *am) {
       memcpy((char *)img + off, &dst, 8);
       len = off + 8;
     } else {
-      if (am->nbytes) memcpy((char *)img + off, am->src, am->nbytes);
+      if (am->nbytes && !am->np) memcpy((char *)img + off, am->src, am->nbytes);
       len = off + am->nbytes;
     }
   }
@@ -366,7 +399,7 @@ static inline int mb_fits_am(const stp_am_t *am) { return mb_fits(am->nargs, am-
 
 /* Run one message copied out of its slot (img: 8-byte aligned; what its
  * header does not bound is refused here). */
-static void mb_run(const uint64_t *img, int ring, gasnet_node_t from) {
+static void mb_run(const uint64_t *img, int ring, gex_Rank_t from) {
   mb_hdr_t mh;
   stp_token_t tok;
   void *buf = NULL;
@@ -377,13 +410,13 @@ static void mb_run(const uint64_t *img, int ring, gasnet_node_t from) {
                    ((mh.h.cat == STP_AM_SHORT || mh.h.cat == CAT_CREDIT) && mh.nbytes) ||
                    (mh.h.cat == STP_AM_LONG && mh.nbytes > MAX_LONG)))
     malformed(is_request, from, sizeof(mh) + 4 * (size_t)mh.nargs, mh.nbytes, "a bad mailbox slot");
-  if (mh.h.credits && STP_UNLIKELY(credits_returned(&x.mc, from, mh.h.credits) != CREDITS_OK))
+  if (mh.h.credits && STP_UNLIKELY(credits_returned(&uam.mc, from, mh.h.credits) != CREDITS_OK))
     stp_fatal("AM flow control: node %u returned mailbox credits it was not owing: %s", (unsigned)from,
-              credits_error(&x.mc));
+              credits_error(&uam.mc));
   if (mh.h.cat == CAT_CREDIT) return;
-  if (is_request && STP_UNLIKELY(credits_arrived(&x.mc, from, 1) != CREDITS_OK))
+  if (is_request && STP_UNLIKELY(credits_arrived(&uam.mc, from, 1) != CREDITS_OK))
     stp_fatal("AM flow control: node %u sent more mailbox requests than its credits allow: %s", (unsigned)from,
-              credits_error(&x.mc));
+              credits_error(&uam.mc));
   tok.src = from;
   tok.is_request = (uint8_t)is_request;
   tok.replied = 0;
@@ -396,23 +429,23 @@ static void mb_run(const uint64_t *img, int ring, gasnet_node_t from) {
   } else if (mh.nbytes) {
     buf = (void *)((const char *)img + mb_payload_off(mh.nargs));
   }
-  stp_am_run(&tok, mh.h.handler, mh.h.cat, (const gasnet_handlerarg_t *)((const char *)img + sizeof(mh)), mh.nargs,
+  stp_am_run(&tok, mh.h.handler, mh.h.cat, (const gex_AM_Arg_t *)((const char *)img + sizeof(mh)), mh.nargs,
              buf, mh.nbytes);
   /* the slot credits the reply did not carry (no reply, or one too large
    * for the mailbox, sent as a UCX AM) go back once a batch is owed */
-  if (is_request && credits_flush_due(&x.mc, from)) mb_send(from, MB_REP, CAT_CREDIT, NULL);
+  if (is_request && credits_flush_due(&uam.mc, from)) mb_send(from, MB_REP, CAT_CREDIT, NULL);
 }
 
 /* Take what has arrived in my rings: replies, then requests, per sender. */
 static int mb_scan(void) {
   int n = 0;
-  for (gasnet_node_t p = 0; p < stp.nodes; p++) {
+  for (gex_Rank_t p = 0; p < stp.nodes; p++) {
     for (int ring = MB_REP; ring >= MB_REQ; ring--) {
-      uint64_t *got = &x.mb_got[2 * (size_t)p + ring];
-      char *base = (char *)x.mb.addr + ((uint64_t)p * 2 + (uint64_t)ring) * x.mb_slots * MB_SLOT;
-      for (uint32_t k = 0; k < x.mb_slots; k++) {
+      uint64_t *got = &uam.mb_got[2 * (size_t)p + ring];
+      char *base = (char *)uam.mb.addr + ((uint64_t)p * 2 + (uint64_t)ring) * uam.mb_slots * MB_SLOT;
+      for (uint32_t k = 0; k < uam.mb_slots; k++) {
         uint64_t g = *got, img[MB_IMG_MAX / 8];
-        char *slot = base + (g % x.mb_slots) * MB_SLOT;
+        char *slot = base + (g % uam.mb_slots) * MB_SLOT;
         mb_hdr_t *mh = (mb_hdr_t *)img;
         size_t len;
         uint64_t stamp = __atomic_load_n((uint64_t *)slot, __ATOMIC_ACQUIRE);
@@ -437,17 +470,14 @@ static int mb_scan(void) {
   return n;
 }
 
-static int uam_request_am(gasnet_node_t dest, const stp_am_t *am);
-static int uam_request(gasnet_node_t dest, const stp_am_t *am) {
-  if (am->cat == STP_AM_LONG && x.long_rma) { /* the payload by RMA, the message through the mailbox */
-    if (STP_UNLIKELY(credits_charge(&x.mc, dest, 1) != CREDITS_OK)) {
-      unsigned spins = 0;
-      while (credits_charge(&x.mc, dest, 1) != CREDITS_OK) stp_wait_step(&spins); /* serving others */
-    }
+static int uam_request_am(gex_Rank_t dest, const stp_am_t *am);
+static int uam_request(gex_Rank_t dest, const stp_am_t *am) {
+  if (am->cat == STP_AM_LONG && uam.long_rma) { /* the payload by RMA, the message through the mailbox */
+    if (STP_UNLIKELY(stp_am_pay(&uam.mc, dest, 1, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
     mb_send(dest, MB_REQ, am->cat, am);
     return GASNET_OK;
   }
-  if (x.mb_slots && am->cat != STP_AM_LONG && mb_fits_am(am) && credits_charge(&x.mc, dest, 1) == CREDITS_OK) {
+  if (uam.mb_slots && am->cat != STP_AM_LONG && mb_fits_am(am) && credits_charge(&uam.mc, dest, 1) == CREDITS_OK) {
     mb_send(dest, MB_REQ, am->cat, am);
     return GASNET_OK;
   }
@@ -455,22 +485,34 @@ static int uam_request(gasnet_node_t dest, const stp_am_t *am) {
 }
 
 /* the UCX active-message path */
-static int uam_request_am(gasnet_node_t dest, const stp_am_t *am) {
-  uint32_t cost = credits_cost(&x.cr, held_bytes(am->cat, am->nbytes));
-  if (STP_UNLIKELY(credits_charge(&x.cr, dest, cost) != CREDITS_OK)) {
-    unsigned spins = 0;
-    int rc;
-    while ((rc = credits_charge(&x.cr, dest, cost)) == CREDITS_EAGAIN) stp_wait_step(&spins); /* serving others */
-    if (rc != CREDITS_OK)
-      stp_fatal("AM flow control: a request of %zu bytes to node %u can never be paid for (%u credits, a share is %u)",
-                am->nbytes, (unsigned)dest, cost, x.share);
+static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
+  uint32_t cost = credits_cost(&uam.cr, held_bytes(am->cat, am->nbytes));
+  if (STP_UNLIKELY(stp_am_pay(&uam.cr, dest, cost, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
+  if (STP_UNLIKELY(send_msg(dest, STP_UC_AM_REQUEST, am->cat, am))) { /* (IMMEDIATE: UCX refused, nothing sent) */
+    credits_refund(&uam.cr, dest, cost);
+    return 1;
   }
-  send_msg(dest, STP_UC_AM_REQUEST, am->cat, am);
   return GASNET_OK;
 }
 
+/* Negotiated payload, native: a Medium that fits a mailbox slot is written
+ * straight into the thread's slot image (np_img), which mb_send puts
+ * without a copy -- or, should the request find no slot credit, which the
+ * UCX AM path sends from.  Nothing is reserved (nothing to cancel). */
+static int uam_np_prepare(stp_np_t *np) {
+  if (np->cat != STP_AM_MEDIUM || !uam.mb_slots || !mb_fits(np->nargs, np->most)) return 0;
+  size_t off = mb_payload_off(np->nargs);
+  char *img = (char *)np_img + (off % 16); /* (off is a multiple of 8) */
+  np->addr = img + off;
+  np->size = np->most;
+  np->hold = (uintptr_t)img;
+  return 0;
+}
+
+static void uam_np_cancel(const stp_np_t *np) { (void)np; }
+
 static int uam_reply(stp_token_t *token, const stp_am_t *am) {
-  if (token->core == MB_TOKEN && (am->cat == STP_AM_LONG ? x.long_rma : mb_fits_am(am))) {
+  if (token->core == MB_TOKEN && (am->cat == STP_AM_LONG ? uam.long_rma : mb_fits_am(am))) {
     mb_send(token->src, MB_REP, am->cat, am); /* a slot is free: see the top of the file */
     return GASNET_OK;
   }
@@ -490,8 +532,8 @@ static void recv_done(void *req, ucs_status_t st, size_t length, void *user_data
   uam_msg_t *m = user_data;
   (void)length;
   ucp_request_free(req);
-  if (STP_UNLIKELY(x.detached || st != UCS_OK)) {
-    if (!x.detached && !stp_uc.closing)
+  if (STP_UNLIKELY(uam.detached || st != UCS_OK)) {
+    if (!uam.detached && !stp_uc.closing)
       stp_fatal("UCX Core: receiving the payload of an AM from node %u failed: %s", (unsigned)m->src, ucs_status_string(st));
     if (m->own) free(m->own); /* (the pools are gone) */
     free(m);
@@ -509,12 +551,12 @@ static ucs_status_t am_arrived(void *arg, const void *header, size_t hlen, void 
   size_t off;
   void *dst = NULL;
 
-  if (STP_UNLIKELY(x.detached)) return UCS_OK; /* every peer agreed to exit: nothing more runs */
+  if (STP_UNLIKELY(uam.detached)) return UCS_OK; /* every peer agreed to exit: nothing more runs */
   if (STP_UNLIKELY(hlen < sizeof(h))) malformed(is_request, UINT32_MAX, hlen, length, "no header");
   memcpy(&h, p, sizeof(h));
   if (STP_UNLIKELY(h.src >= stp.nodes)) malformed(is_request, h.src, hlen, length, "no such node");
-  if (h.credits && STP_UNLIKELY(credits_returned(&x.cr, h.src, h.credits) != CREDITS_OK))
-    stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)h.src, credits_error(&x.cr));
+  if (h.credits && STP_UNLIKELY(credits_returned(&uam.cr, h.src, h.credits) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)h.src, credits_error(&uam.cr));
   if (h.cat == CAT_CREDIT) {
     if (STP_UNLIKELY(is_request || hlen != sizeof(h) || length)) malformed(is_request, h.src, hlen, length, "a bad credit message");
     return UCS_OK;
@@ -527,9 +569,9 @@ static ucs_status_t am_arrived(void *arg, const void *header, size_t hlen, void 
                    (h.cat == STP_AM_LONG && length > MAX_LONG)))
     malformed(is_request, h.src, hlen, length, "payload over the category's maximum");
   if (is_request &&
-      STP_UNLIKELY(credits_arrived(&x.cr, h.src, credits_cost(&x.cr, held_bytes(h.cat, length))) != CREDITS_OK))
+      STP_UNLIKELY(credits_arrived(&uam.cr, h.src, credits_cost(&uam.cr, held_bytes(h.cat, length))) != CREDITS_OK))
     stp_fatal("AM flow control: node %u sent more requests than its credits allow: %s", (unsigned)h.src,
-              credits_error(&x.cr));
+              credits_error(&uam.cr));
 
   m = msg_get();
   m->src = h.src;
@@ -557,7 +599,7 @@ static ucs_status_t am_arrived(void *arg, const void *header, size_t hlen, void 
     prm.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     prm.cb.recv_am = recv_done;
     prm.user_data = m;
-    r = ucp_am_recv_data_nbx(x.worker, data, dst, length, &prm);
+    r = ucp_am_recv_data_nbx(uam.worker, data, dst, length, &prm);
     if (r == NULL) file(m);
     else if (STP_UNLIKELY(UCS_PTR_IS_ERR(r)))
       stp_fatal("UCX Core: receiving the payload of an AM from node %u failed: %s", (unsigned)h.src,
@@ -573,8 +615,8 @@ static ucs_status_t am_arrived(void *arg, const void *header, size_t hlen, void 
   }
   /* a Medium: handlers read it in place, 8-byte aligned */
   if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) && ((uintptr_t)data & 7) == 0 &&
-      (length >= HOLD_MIN || (length > INLINE_BYTES && !x.nheld))) {
-    x.nheld++;
+      (length >= HOLD_MIN || (length > INLINE_BYTES && !uam.nheld))) {
+    uam.nheld++;
     m->buf = m->held = data;
     return UCS_INPROGRESS;
   }
@@ -586,24 +628,24 @@ static ucs_status_t am_arrived(void *arg, const void *header, size_t hlen, void 
 /* Run one filed message's handler; then give its credits back if due. */
 static void run(uam_msg_t *m) {
   stp_token_t tok;
-  gasnet_node_t src = m->src;
+  gex_Rank_t src = m->src;
   tok.src = src;
   tok.is_request = m->is_request;
   tok.replied = 0;
   tok.core = NULL;
   stp_am_run(&tok, m->handler, m->cat, m->args, m->nargs, m->buf, m->nbytes);
   msg_release(m);
-  if (tok.is_request && !tok.replied && credits_flush_due(&x.cr, src))
+  if (tok.is_request && !tok.replied && credits_flush_due(&uam.cr, src))
     send_msg(src, STP_UC_AM_REPLY, CAT_CREDIT, NULL);
 }
 
 static int uam_poll(void) {
-  int n = x.mb_slots ? mb_scan() : 0;
-  ucp_worker_progress(x.worker);
-  while (x.head) { /* (taken off first: a handler's reply may file more behind it) */
-    uam_msg_t *m = x.head;
-    x.head = m->next;
-    if (!x.head) x.tail = NULL;
+  int n = uam.mb_slots ? mb_scan() : 0;
+  ucp_worker_progress(uam.worker);
+  while (uam.head) { /* (taken off first: a handler's reply may file more behind it) */
+    uam_msg_t *m = uam.head;
+    uam.head = m->next;
+    if (!uam.head) uam.tail = NULL;
     run(m);
     n++;
   }
@@ -622,7 +664,7 @@ static void set_handler(unsigned id, void *arg) {
   hp.cb = am_arrived;
   hp.arg = arg;
   hp.flags = UCP_AM_FLAG_WHOLE_MSG;
-  st = ucp_worker_set_am_recv_handler(x.worker, &hp);
+  st = ucp_worker_set_am_recv_handler(uam.worker, &hp);
   if (st != UCS_OK) {
     stp_ucx_report(&stp_uc.u, st, "setting the AM handler %u", id);
     stp_fatal("gasnet_attach: the UCX Core could not set its UCX active-message handlers");
@@ -641,62 +683,62 @@ static void mb_attach(void) {
   if (slots == 1 || slots > UINT16_MAX)
     stp_fatal("STAGEPORT_AM_MAILBOX=%" PRIu64 ": slots per mailbox ring, 2..%u (0: no mailbox)", slots, UINT16_MAX);
   const char *lp = getenv("STAGEPORT_AM_LONG");
-  x.mb_slots = (uint32_t)slots;
-  x.long_rma = 0;
+  uam.mb_slots = (uint32_t)slots;
+  uam.long_rma = 0;
   if (lp && *lp && strcmp(lp, "rma") && strcmp(lp, "am"))
     stp_fatal("STAGEPORT_AM_LONG=%s: the UCX Core's Long protocols are rma (payload by RMA put, message through the "
               "mailbox) and am (payload inside a UCX active message)", lp);
-  x.long_rma = !(lp && !strcmp(lp, "am")); /* rma: measured faster at every size (DESIGN-NOTES) */
-  if (!x.mb_slots) {
+  uam.long_rma = !(lp && !strcmp(lp, "am")); /* rma: measured faster at every size (DESIGN-NOTES) */
+  if (!uam.mb_slots) {
     if (lp && !strcmp(lp, "rma")) stp_fatal("STAGEPORT_AM_LONG=rma needs the AM mailbox (STAGEPORT_AM_MAILBOX=0)");
-    x.long_rma = 0;
+    uam.long_rma = 0;
   }
   {
     /* a sender places its messages by its own settings: every node's must be the same (a larger ring count
      * would write past a peer's mailbox; 0 would skip the key exchange the others enter) */
     static const char *const long_labels[] = {"am", "rma", NULL};
-    const stp_setting_t set[] = {{"STAGEPORT_AM_MAILBOX", x.mb_slots, NULL},
-                                 {"STAGEPORT_AM_LONG", (uint64_t)x.long_rma, long_labels},
-                                 {"STAGEPORT_AM_CREDITS", x.share, NULL}};
+    const stp_setting_t set[] = {{"STAGEPORT_AM_MAILBOX", uam.mb_slots, NULL},
+                                 {"STAGEPORT_AM_LONG", (uint64_t)uam.long_rma, long_labels},
+                                 {"STAGEPORT_AM_CREDITS", uam.share, NULL}};
     stp_settings_agree("gasnet_attach (the UCX Core)", set, (int)(sizeof(set) / sizeof(set[0])));
   }
-  if (!x.mb_slots) return;
-  bytes = (size_t)stp.nodes * 2 * x.mb_slots * MB_SLOT;
-  if (stp_ucx_region_map(&stp_uc.u, NULL, bytes, STP_UCX_ALLOCATE | STP_UCX_RKEY, &x.mb) != UCS_OK)
+  if (!uam.mb_slots) return;
+  bytes = (size_t)stp.nodes * 2 * uam.mb_slots * MB_SLOT;
+  if (stp_ucx_region_map(&stp_uc.u, NULL, bytes, STP_UCX_ALLOCATE | STP_UCX_RKEY, &uam.mb) != UCS_OK)
     stp_fatal("gasnet_attach: the UCX Core could not allocate its %zu-byte mailbox (see the message above)", bytes);
-  memset(x.mb.addr, 0, bytes);
-  x.rmb = calloc(stp.nodes, sizeof(*x.rmb));
-  x.mb_sent = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
-  x.mb_got = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
-  if (!x.rmb || !x.mb_sent || !x.mb_got) stp_fatal("gasnet_attach: out of memory");
-  if (stp_ucx_exchange(&stp_uc.u, &x.mb, x.rmb) != UCS_OK)
+  memset(uam.mb.addr, 0, bytes);
+  uam.rmb = calloc(stp.nodes, sizeof(*uam.rmb));
+  uam.mb_sent = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
+  uam.mb_got = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
+  if (!uam.rmb || !uam.mb_sent || !uam.mb_got) stp_fatal("gasnet_attach: out of memory");
+  if (stp_ucx_exchange(&stp_uc.u, &uam.mb, uam.rmb) != UCS_OK)
     stp_fatal("gasnet_attach: the UCX Core could not exchange mailbox keys (see the message above)");
-  for (gasnet_node_t p = 0; p < stp.nodes; p++) /* (mb_send bounds every slot address by these) */
-    if (x.rmb[p].len != bytes)
+  for (gex_Rank_t p = 0; p < stp.nodes; p++) /* (mb_send bounds every slot address by these) */
+    if (uam.rmb[p].len != bytes)
       stp_fatal("gasnet_attach: node %u published a %" PRIu64 "-byte mailbox, %zu expected (STAGEPORT_AM_MAILBOX)",
-                (unsigned)p, x.rmb[p].len, bytes);
+                (unsigned)p, uam.rmb[p].len, bytes);
   cfg.npeers = stp.nodes;
   cfg.mode = CREDITS_STATIC;
-  cfg.grant = x.mb_slots;
+  cfg.grant = uam.mb_slots;
   cfg.max_grant = UINT16_MAX;
   cfg.unit_bytes = 0; /* one slot per message */
-  if (credits_init(&x.mc, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM mailbox flow control: %s", credits_error(&x.mc));
+  if (credits_init(&uam.mc, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM mailbox flow control: %s", credits_error(&uam.mc));
 }
 
 /* At detach: what was put completes, then keys and rings go. */
 static void mb_detach(void) {
-  x.long_rma = 0;
-  if (!x.mb_slots) return;
+  uam.long_rma = 0;
+  if (!uam.mb_slots) return;
   stp_ucx_flush(&stp_uc.u);
-  stp_ucx_remote_release(&stp_uc.u, x.rmb);
-  stp_ucx_region_unmap(&stp_uc.u, &x.mb);
-  free(x.rmb);
-  free(x.mb_sent);
-  free(x.mb_got);
-  x.rmb = NULL;
-  x.mb_sent = x.mb_got = NULL;
-  credits_fini(&x.mc);
-  x.mb_slots = 0;
+  stp_ucx_remote_release(&stp_uc.u, uam.rmb);
+  stp_ucx_region_unmap(&stp_uc.u, &uam.mb);
+  free(uam.rmb);
+  free(uam.mb_sent);
+  free(uam.mb_got);
+  uam.rmb = NULL;
+  uam.mb_sent = uam.mb_got = NULL;
+  credits_fini(&uam.mc);
+  uam.mb_slots = 0;
 }
 
 static int uam_attach(void) {
@@ -710,55 +752,55 @@ static int uam_attach(void) {
   if (share < 1 + MAX_MEDIUM / UNIT || share > UINT16_MAX)
     stp_fatal("STAGEPORT_AM_CREDITS=%" PRIu64 ": the UCX Core takes %u..%u credits per peer (a credit is %u bytes; the "
               "largest Medium costs %u)", share, 1 + MAX_MEDIUM / UNIT, UINT16_MAX, UNIT, 1 + MAX_MEDIUM / UNIT);
-  x.share = (uint32_t)share;
-  x.worker = stp_uc.u.worker;
-  x.ep = stp_uc.u.ep;
-  x.detached = 0;
+  uam.share = (uint32_t)share;
+  uam.worker = stp_uc.u.worker;
+  uam.ep = stp_uc.u.ep;
+  uam.detached = 0;
   wa.field_mask = UCP_WORKER_ATTR_FIELD_MAX_AM_HEADER;
-  if (ucp_worker_query(x.worker, &wa) != UCS_OK || wa.max_am_header < HDR_MAX)
+  if (ucp_worker_query(uam.worker, &wa) != UCS_OK || wa.max_am_header < HDR_MAX)
     stp_fatal("gasnet_attach: the UCX Core needs AM headers of %zu bytes; this UCX worker takes %zu", (size_t)HDR_MAX,
               (size_t)wa.max_am_header);
   cfg.npeers = stp.nodes;
   cfg.mode = CREDITS_STATIC;
-  cfg.grant = x.share;
+  cfg.grant = uam.share;
   cfg.max_grant = UINT16_MAX; /* what a header field returns at once */
   cfg.unit_bytes = UNIT;
   cfg.max_cost = 1 + MAX_MEDIUM / UNIT;
-  if (credits_init(&x.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&x.cr));
+  if (credits_init(&uam.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&uam.cr));
   mb_attach();
   set_handler(STP_UC_AM_REQUEST, (void *)1);
   set_handler(STP_UC_AM_REPLY, NULL);
-  stp_uc.core_progresses = 1;
+  stp_uc_core_progresses(1);
   return GASNET_OK;
 }
 
 /* Every peer has agreed to exit: nothing more runs.  Drop what is filed;
  * payloads still arriving by rendezvous free themselves (recv_done). */
 static void uam_detach(void) {
-  x.detached = 1;
-  stp_uc.core_progresses = 0;
-  while (x.head) {
-    uam_msg_t *m = x.head;
-    x.head = m->next;
+  uam.detached = 1;
+  stp_uc_core_progresses(0);
+  while (uam.head) {
+    uam_msg_t *m = uam.head;
+    uam.head = m->next;
     msg_release(m);
   }
-  x.tail = NULL;
-  while (x.free_msg) {
-    uam_msg_t *m = x.free_msg;
-    x.free_msg = m->next;
+  uam.tail = NULL;
+  while (uam.free_msg) {
+    uam_msg_t *m = uam.free_msg;
+    uam.free_msg = m->next;
     free(m);
   }
-  while (x.free_buf) {
-    medbuf_t *b = x.free_buf;
-    x.free_buf = b->next;
+  while (uam.free_buf) {
+    medbuf_t *b = uam.free_buf;
+    uam.free_buf = b->next;
     free(b);
   }
-  credits_fini(&x.cr);
+  credits_fini(&uam.cr);
   mb_detach();
 }
 
 static size_t uam_recv_bytes(void) {
-  return (size_t)stp.nodes * x.share * UNIT + (size_t)stp.nodes * 2 * x.mb_slots * MB_SLOT;
+  return (size_t)stp.nodes * uam.share * UNIT + (size_t)stp.nodes * 2 * uam.mb_slots * MB_SLOT;
 }
 
 const stp_core_ops_t stp_core_ucx_ops = {
@@ -771,5 +813,7 @@ const stp_core_ops_t stp_core_ucx_ops = {
     .request = uam_request,
     .reply = uam_reply,
     .poll = uam_poll,
+    .np_prepare = uam_np_prepare,
+    .np_cancel = uam_np_cancel,
     .recv_bytes = uam_recv_bytes,
 };

@@ -3,84 +3,94 @@
  * (the `hybrid` stage: the MPI Core keeps the Active Messages, Put/Get go
  * through Portals).
  *
- * Everything it stands on -- NI, SAFE_EQ, RAR/RARSRC, ReqSB, TMPMDs, slots
- * and send tokens -- is the Portals conduit's (portals_conduit.h).  A put
- * or get takes a slot named in its match bits, picks its local MD (RARSRC,
- * a bounce buffer, a TMPMD or a firehose region, which the upper word of
- * the match bits names) and is issued to the target's RAR entry; its
- * ACK or REPLY_END comes back through the conduit to done() below, which
- * retires it in the GASNet operation record.  A non-bulk put also waits for
- * its SEND_END (local completion) unless its data was copied to a bounce
- * buffer.  memset has no Portals operation: the API layer's AM does it.
+ * Everything it stands on -- NI, SAFE_EQ, RAR/RARSRC, ReqSB, TMPMDs, the
+ * operation records and send tokens -- is the Portals conduit's
+ * (net-portals/portals_conduit.h).  A put or get takes a conduit op named
+ * in its match bits, picks its local MD (RARSRC, a bounce buffer, a TMPMD
+ * or a firehose region, which the upper word of the match bits names) and
+ * is issued to the target's RAR entry; its ACK or REPLY_END comes back
+ * through the conduit to done() below, which retires it in its event
+ * record; a put's SEND_END (local completion) to sent(), which counts it
+ * in the lc event when one was asked for -- at once when the data was
+ * copied to a bounce buffer.  IMMEDIATE: a put or
+ * get that finds no op record or send token is refused, nothing taken.
  */
 #include "portals_conduit.h"
 
 /* ACK / REPLY_END of one of ours: the operation's remote completion. */
-static void done(stp_pc_slot_t *s) {
-  stp_op_t *op = s->owner;
-  if (s->op == STP_POP_GET) op->gets--;
-  else op->puts--;
+static void done(stp_pc_op_t *o) { stp_ev_finish(o->owner, o->type == STP_POP_GET ? STP_EC_GET : STP_EC_PUT); }
+
+/* SEND_END of a put: its local completion, if asked for. */
+static void sent(stp_pc_op_t *o) {
+  if (o->lc) stp_ev_finish(o->lc, STP_EC_LC);
 }
 
 static int portals_attach(void) {
-  stp_pc.done[STP_POP_PUT] = done;
-  stp_pc.done[STP_POP_PUT_BULK] = done;
-  stp_pc.done[STP_POP_GET] = done;
+  stp_pc_on_op(STP_POP_PUT, done, sent);
+  stp_pc_on_op(STP_POP_PUT_BULK, done, sent);
+  stp_pc_on_op(STP_POP_GET, done, NULL);
   return GASNET_OK;
 }
 
-static void put1(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk) {
-  unsigned kind = bulk ? STP_POP_PUT_BULK : STP_POP_PUT;
-  uint32_t si = stp_pc_slot_get(op, kind, node, STP_PC_NEED_SEND | STP_PC_NEED_DONE);
-  stp_pc_slot_t *s = &stp_pc.slot[si];
+static int put1(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n, int may_wait) {
+  unsigned kind = lc ? STP_POP_PUT : STP_POP_PUT_BULK;
+  uint32_t oi = stp_pc_op_take(rc, 0, kind, node, STP_PC_NEED_SEND | STP_PC_NEED_DONE, may_wait);
+  stp_pc_op_t *o;
   ptl_size_t off;
-  ptl_handle_md_t md = stp_pc_local_md(s, (void *)src, n, &off);
-  int copied = s->bounce != STP_PC_NO_BOUNCE;
-  if (copied) memcpy(stp_pc.bounce + off, src, n);
-  op->puts++;
+  ptl_handle_md_t md;
+  if (STP_UNLIKELY(oi == STP_PC_NO_OP)) return 1;
+  o = stp_pc_op(oi);
+  md = stp_pc_local_md(o, (void *)src, n, &off, STP_PC_SRC);
+  if (lc && !stp_pc_op_bounced(o)) { /* (bounced: copied, locally complete now) */
+    o->lc = lc;
+    stp_ev_start(lc, STP_EC_LC);
+  }
+  stp_ev_start(rc, STP_EC_PUT);
   stp_pc_check(PtlPutRegion(md, off, n, PTL_ACK_REQ, stp_pc_target(node), STP_PC_RAR_PTE, 0,
-                            stp_pbits(STP_PSEL_RAR, kind, 0, si, stp_pc_oos_name(&s->oos)), stp_pc_roff(node, dst),
+                            stp_pbits(STP_PSEL_RAR, kind, 0, oi, stp_pc_oos_name(&o->oos)), stp_pc_seg_off(node, dst),
                             0),
                "PtlPutRegion");
-  if (!bulk && !copied) { /* non-bulk: the source must be reusable on return */
-    unsigned spins = 0;
-    while (stp_pc.slot[si].need & STP_PC_NEED_SEND) stp_wait_step(&spins);
-  }
+  return 0;
 }
 
-static void get1(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n) {
-  uint32_t si = stp_pc_slot_get(op, STP_POP_GET, node, STP_PC_NEED_DONE);
-  stp_pc_slot_t *s = &stp_pc.slot[si];
+static int get1(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, int may_wait) {
+  uint32_t oi = stp_pc_op_take(rc, 0, STP_POP_GET, node, STP_PC_NEED_DONE, may_wait);
+  stp_pc_op_t *o;
   ptl_size_t off;
-  ptl_handle_md_t md = stp_pc_local_md(s, dst, n, &off);
-  if (s->bounce != STP_PC_NO_BOUNCE) {
-    s->copy_to = dst;
-    s->len = n;
-  }
-  op->gets++;
+  ptl_handle_md_t md;
+  if (STP_UNLIKELY(oi == STP_PC_NO_OP)) return 1;
+  o = stp_pc_op(oi);
+  md = stp_pc_local_md(o, dst, n, &off, STP_PC_DST);
+  stp_ev_start(rc, STP_EC_GET);
   stp_pc_check(PtlGetRegion(md, off, n, stp_pc_target(node), STP_PC_RAR_PTE, 0,
-                            stp_pbits(STP_PSEL_RAR, STP_POP_GET, 0, si, stp_pc_oos_name(&s->oos)),
-                            stp_pc_roff(node, src)),
+                            stp_pbits(STP_PSEL_RAR, STP_POP_GET, 0, oi, stp_pc_oos_name(&o->oos)),
+                            stp_pc_seg_off(node, src)),
                "PtlGetRegion");
+  return 0;
 }
 
 /* A transfer longer than one local MD may cover (a firehose region) goes
- * in pieces, each its own slot. */
-static void portals_put(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk) {
+ * in pieces, each its own op; IMMEDIATE applies to the first. */
+static int portals_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
+                       gex_Flags_t flags) {
   size_t k = stp_pc.xfer_max;
-  for (; STP_UNLIKELY(n > k); n -= k, dst = (char *)dst + k, src = (const char *)src + k) put1(op, node, dst, src, k, bulk);
-  put1(op, node, dst, src, n, bulk);
+  int may_wait = !(flags & GEX_FLAG_IMMEDIATE);
+  for (; STP_UNLIKELY(n > k); n -= k, dst = (char *)dst + k, src = (const char *)src + k, may_wait = 1)
+    if (put1(rc, lc, node, dst, src, k, may_wait)) return 1;
+  return put1(rc, lc, node, dst, src, n, may_wait);
 }
 
-static void portals_get(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n) {
+static int portals_get(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, gex_Flags_t flags) {
   size_t k = stp_pc.xfer_max;
-  for (; STP_UNLIKELY(n > k); n -= k, dst = (char *)dst + k, src = (const char *)src + k) get1(op, dst, node, src, k);
-  get1(op, dst, node, src, n);
+  int may_wait = !(flags & GEX_FLAG_IMMEDIATE);
+  for (; STP_UNLIKELY(n > k); n -= k, dst = (char *)dst + k, src = (const char *)src + k, may_wait = 1)
+    if (get1(rc, dst, node, src, k, may_wait)) return 1;
+  return get1(rc, dst, node, src, n, may_wait);
 }
 
-const stp_ext_ops_t stp_ext_portals_ops = {
+const stp_rma_ops_t stp_rma_portals_ops = {
     .name = "ext-portals",
     .attach = portals_attach,
     .put = portals_put,
-    .get = portals_get, /* (no memset: Portals has none; the API layer's AM) */
+    .get = portals_get,
 };

@@ -7,148 +7,125 @@
  * registers them itself).
  *
  * Completion: a get completes when its data is local (callback, or at once).
- * A put completes locally when ucp_put_nbx's request does (non-bulk puts wait
- * for that before returning; bulk puts release the request at once), and
- * remotely only after a flush of its endpoint.  Each operation records which
- * endpoints it dirtied -- one node inline, a bitmap when it spans several --
- * and sets put_sync; the first sync that finds it drained calls
- * ucx_sync(), which flushes exactly those endpoints and holds one put count
- * per flush still in flight.  A blocking put is a put plus one endpoint flush.
+ * A put completes locally when ucp_put_nbx's request does -- counted in the
+ * lc event, if one was asked for, by the request's callback (a put UCX
+ * completed inline needs no count); without one the request is released at
+ * once -- and remotely only after a flush of its endpoint.  Each event
+ * records which endpoints it dirtied (rma_state: one node inline, a bitmap
+ * when it spans several) and is marked need-sync; the first test that finds
+ * it drained calls ucx_sync(), which flushes exactly those endpoints and
+ * holds one put count per flush still in flight.  A blocking put is a put
+ * plus one endpoint flush.  IMMEDIATE: UCX queues what it cannot send at
+ * once rather than refusing, so nothing is refused here.
  */
 #include "ucx_conduit.h"
 
 #include <stdlib.h>
 
-#define DIRTY_MANY UINT64_MAX /* op->ext[0]: node+1, or MANY with a bitmap in ext[1] */
+#define DIRTY_MANY UINT64_MAX /* rma_state[0]: node+1, or MANY with a bitmap in rma_state[1] */
 
 static struct {
   size_t bitmap_words;
   uint64_t *spare; /* one recycled dirty bitmap: no malloc per multi-node sync */
-} x;
+} rma;
 
 /* ------------------------------------------------------------------ */
 /* setup                                                               */
 /* ------------------------------------------------------------------ */
 static int ucx_attach(void) {
-  x.bitmap_words = (stp.nodes + 63) / 64;
+  rma.bitmap_words = (stp.nodes + 63) / 64;
   return GASNET_OK;
 }
 
 static void ucx_detach(void) {
-  free(x.spare);
-  x.spare = NULL;
+  free(rma.spare);
+  rma.spare = NULL;
 }
 
 /* ------------------------------------------------------------------ */
 /* completion                                                          */
 /* ------------------------------------------------------------------ */
-static void fail(ucs_status_t st, const char *what, gasnet_node_t node) {
-  stp_ucx_report(&stp_uc.u, st, "%s node %u", what, (unsigned)node);
-  stp_fatal("ucx stage: %s node %u failed: %s", what, (unsigned)node, ucs_status_string(st));
-}
-
-static void put_flushed(void *req, ucs_status_t st, void *user_data) {
-  stp_op_t *op = user_data;
-  if (st != UCS_OK && !stp_uc.closing)
-    stp_fatal("ucx stage: flush for remote completion failed: %s", ucs_status_string(st));
-  op->puts--;
-  ucp_request_free(req);
-}
-
-static void get_done(void *req, ucs_status_t st, void *user_data) {
-  stp_op_t *op = user_data;
-  if (st != UCS_OK && !stp_uc.closing) stp_fatal("ucx stage: get failed: %s", ucs_status_string(st));
-  op->gets--;
-  ucp_request_free(req);
-}
-
-static void mark_dirty(stp_op_t *op, gasnet_node_t node) {
+static void mark_dirty(stp_ev_t *e, gex_Rank_t node) {
   uint64_t *bits;
-  if (STP_LIKELY(op->ext[0] == (uint64_t)node + 1)) return;
-  op->put_sync = 1;
-  if (!op->ext[0]) {
-    op->ext[0] = (uint64_t)node + 1;
+  if (STP_LIKELY(e->rma_state[0] == (uint64_t)node + 1)) return;
+  stp_ev_need_sync(e);
+  if (!e->rma_state[0]) {
+    e->rma_state[0] = (uint64_t)node + 1;
     return;
   }
-  if (op->ext[0] != DIRTY_MANY) { /* second node: switch to a bitmap */
-    gasnet_node_t first = (gasnet_node_t)(op->ext[0] - 1);
-    bits = x.spare ? x.spare : malloc(x.bitmap_words * sizeof(uint64_t));
+  if (e->rma_state[0] != DIRTY_MANY) { /* second node: switch to a bitmap */
+    gex_Rank_t first = (gex_Rank_t)(e->rma_state[0] - 1);
+    bits = rma.spare ? rma.spare : malloc(rma.bitmap_words * sizeof(uint64_t));
     if (!bits) stp_fatal("ucx stage: out of memory");
-    x.spare = NULL;
-    memset(bits, 0, x.bitmap_words * sizeof(uint64_t));
+    rma.spare = NULL;
+    memset(bits, 0, rma.bitmap_words * sizeof(uint64_t));
     bits[first / 64] |= 1ull << (first % 64);
-    op->ext[0] = DIRTY_MANY;
-    op->ext[1] = (uint64_t)(uintptr_t)bits;
+    e->rma_state[0] = DIRTY_MANY;
+    e->rma_state[1] = (uint64_t)(uintptr_t)bits;
   }
-  bits = (uint64_t *)(uintptr_t)op->ext[1];
+  bits = (uint64_t *)(uintptr_t)e->rma_state[1];
   bits[node / 64] |= 1ull << (node % 64);
 }
 
-static void flush_node(stp_op_t *op, gasnet_node_t node) {
+static void flush_node(stp_ev_t *e, gex_Rank_t node) {
   ucp_request_param_t p;
-  ucs_status_ptr_t req;
-  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-  p.cb.send = put_flushed;
-  p.user_data = op;
-  req = ucp_ep_flush_nbx(stp_uc.u.ep[node], &p);
-  if (STP_LIKELY(req == NULL)) return;
-  if (UCS_PTR_IS_ERR(req)) fail(UCS_PTR_STATUS(req), "flushing puts to", node);
-  op->puts++;
+  p.op_attr_mask = 0;
+  stp_uc_ev_param(&p, e, STP_EC_PUT);
+  (void)stp_uc_ev_track(ucp_ep_flush_nbx(stp_uc.u.ep[node], &p), e, STP_EC_PUT, "flushing puts to", node);
 }
 
-static void ucx_sync(stp_op_t *op) {
-  uint64_t d = op->ext[0];
-  op->put_sync = 0;
-  op->ext[0] = 0;
+static void ucx_sync(stp_ev_t *e) {
+  uint64_t d = e->rma_state[0];
+  e->put_sync = 0;
+  e->rma_state[0] = 0;
   if (d != DIRTY_MANY) {
-    if (d) flush_node(op, (gasnet_node_t)(d - 1));
+    if (d) flush_node(e, (gex_Rank_t)(d - 1));
     return;
   }
-  uint64_t *bits = (uint64_t *)(uintptr_t)op->ext[1];
-  for (size_t w = 0; w < x.bitmap_words; w++)
-    for (uint64_t b = bits[w]; b; b &= b - 1) flush_node(op, (gasnet_node_t)(w * 64 + (unsigned)__builtin_ctzll(b)));
-  op->ext[1] = 0;
-  if (x.spare) free(bits);
-  else x.spare = bits;
+  uint64_t *bits = (uint64_t *)(uintptr_t)e->rma_state[1];
+  for (size_t w = 0; w < rma.bitmap_words; w++)
+    for (uint64_t b = bits[w]; b; b &= b - 1) flush_node(e, (gex_Rank_t)(w * 64 + (unsigned)__builtin_ctzll(b)));
+  e->rma_state[1] = 0;
+  if (rma.spare) free(bits);
+  else rma.spare = bits;
 }
 
 /* ------------------------------------------------------------------ */
 /* initiation                                                          */
 /* ------------------------------------------------------------------ */
-static void ucx_put(stp_op_t *op, gasnet_node_t node, void *dst, const void *src, size_t n, int bulk) {
+static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
+                   gex_Flags_t flags) {
   ucp_request_param_t p;
   ucs_status_ptr_t req;
+  (void)flags;
   p.op_attr_mask = 0;
-  req = ucp_put_nbx(stp_uc.u.ep[node], src, n, (uint64_t)(uintptr_t)dst, stp_uc.rseg[node].rkey, &p);
-  mark_dirty(op, node);
-  if (STP_LIKELY(req == NULL)) return;
-  if (UCS_PTR_IS_ERR(req)) fail(UCS_PTR_STATUS(req), "put to", node);
-  if (!bulk) { /* non-bulk: the source must be reusable on return */
-    unsigned spins = 0;
-    ucs_status_t st;
-    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) stp_wait_step(&spins);
-    if (STP_UNLIKELY(st != UCS_OK)) fail(st, "put to", node);
+  if (lc) stp_uc_ev_param(&p, lc, STP_EC_LC); /* local completion: when UCX no longer reads the source */
+  req = ucp_put_nbx(stp_uc.u.ep[node], src, n, (uint64_t)(uintptr_t)dst, stp_uc_rkey(node), &p);
+  mark_dirty(rc, node);
+  if (lc) {
+    (void)stp_uc_ev_track(req, lc, STP_EC_LC, "a put to", node);
+  } else if (STP_UNLIKELY(req != NULL)) {
+    if (UCS_PTR_IS_ERR(req)) (void)stp_uc_ev_track(req, rc, STP_EC_PUT, "a put to", node); /* (reports it) */
+    else ucp_request_free(req); /* (its remote completion is the flush's) */
   }
-  ucp_request_free(req);
+  return 0;
 }
 
-static void ucx_get(stp_op_t *op, void *dst, gasnet_node_t node, const void *src, size_t n) {
+static int ucx_get(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, gex_Flags_t flags) {
   ucp_request_param_t p;
-  ucs_status_ptr_t req;
-  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-  p.cb.send = get_done;
-  p.user_data = op;
-  req = ucp_get_nbx(stp_uc.u.ep[node], dst, n, (uint64_t)(uintptr_t)src, stp_uc.rseg[node].rkey, &p);
-  if (STP_LIKELY(req == NULL)) return;
-  if (UCS_PTR_IS_ERR(req)) fail(UCS_PTR_STATUS(req), "get from", node);
-  op->gets++;
+  (void)flags;
+  p.op_attr_mask = 0;
+  stp_uc_ev_param(&p, rc, STP_EC_GET);
+  (void)stp_uc_ev_track(ucp_get_nbx(stp_uc.u.ep[node], dst, n, (uint64_t)(uintptr_t)src, stp_uc_rkey(node), &p),
+                        rc, STP_EC_GET, "a get from", node);
+  return 0;
 }
 
-const stp_ext_ops_t stp_ext_ucx_ops = {
+const stp_rma_ops_t stp_rma_ucx_ops = {
     .name = "ext-ucx",
     .attach = ucx_attach,
     .detach = ucx_detach,
     .put = ucx_put,
     .get = ucx_get,
-    .sync = ucx_sync, /* (no memset: UCX has none; the API layer's AM) */
+    .sync = ucx_sync,
 };

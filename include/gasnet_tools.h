@@ -1,21 +1,38 @@
 /*
- * gasnet_tools.h -- the GASNet-1 tools (gasnett_* names) that clients
- * commonly use, as stageport provides them.
+ * gasnet_tools.h -- the GASNet tools (gasnett_* names), as stageport
+ * provides them: every name of the GASNet tools specification 1.20
+ * (GASNet-EX 2025.8.0's README-tools; GASNETT_SPEC_VERSION_* say 1.20),
+ * plus what GASNet-EX's own test programs use beyond it.
  *
  * Header-only (static inline functions and macros; nothing to link),
  * built on the compilers' __atomic builtins (the C11 memory model),
- * clock_gettime and POSIX; usable with or without gasnet.h (include
- * gasnet.h first when both are used, as GASNet-1 asks), from C and C++.
- * Needs a GCC-compatible compiler (gcc, clang, icx) and POSIX.1-2008
- * declarations (the compilers' default modes, or -D_POSIX_C_SOURCE=200809L
- * with -std=c99).  Semantics as GASNet-1's README-tools describes them,
- * except where stated below.
+ * clock_gettime and POSIX; usable alone (a tools-only client), after
+ * gasnet.h, or as part of gasnetex.h (which includes it: include
+ * gasnetex.h / gasnet.h first when both are used, as GASNet asks), from C
+ * and C++.  Needs a GCC-compatible compiler (gcc, clang, icx) and
+ * POSIX.1-2008 declarations (the compilers' default modes, or
+ * -D_POSIX_C_SOURCE=200809L with -std=c99).  Semantics as README-tools
+ * describes them, except where stated below.
  *
  * Provided:
+ *   threading    GASNETT_THREAD_SAFE / GASNETT_THREAD_SINGLE /
+ *                GASNETT_LITE_MODE (at most one, client-defined, else
+ *                derived as GASNet does: SAFE for GASNET_PAR, SINGLE for
+ *                GASNET_SEQ and GASNET_PARSYNC, else SAFE iff pthread.h came
+ *                first or _REENTRANT / _THREAD_SAFE; conflicts are
+ *                #errors), GASNETT_THREAD_MODEL (PAR, SEQ or LITE).  The
+ *                model changes nothing else here: every tool is provided
+ *                and thread-safe in all three.
+ *   versions     GASNETT_SPEC_VERSION_MAJOR/_MINOR (1, 20),
+ *                GASNETT_RELEASE_VERSION_MAJOR/_MINOR/_PATCH,
+ *                gasnett_release_version_str(), gasnett_release_version()
+ *                (gasnet_config.h's release: present when that header is
+ *                on the include path, as it is next to this one when
+ *                installed)
  *   timers       gasnett_tick_t, GASNETT_TICK_MIN/_MAX, gasnett_ticks_now(),
  *                gasnett_ticks_to_ns(), gasnett_ticks_to_us(),
  *                gasnett_tick_granularityus(), gasnett_tick_overheadus(),
- *                gasnett_gettimeofday_us()
+ *                gasnett_gettimeofday_us(); sleep: gasnett_nsleep(ns)
  *   fences       gasnett_local_mb/_wmb/_rmb(), gasnett_weak_mb/_wmb/_rmb(),
  *                gasnett_compiler_fence(), gasnett_spinloop_hint()
  *   atomics      gasnett_atomic_t (32-bit unsigned), gasnett_atomic_val_t,
@@ -27,8 +44,10 @@
  *                GASNETT_HAVE_ATOMIC_CAS, GASNETT_HAVE_ATOMIC_ADD_SUB; the
  *                same operations on gasnett_atomic32_t (uint32_t) and
  *                gasnett_atomic64_t (uint64_t); every gasnett_strongatomic*
- *                name; the fence flags GASNETT_ATOMIC_NONE, _{R,W,}MB_{PRE,POST},
- *                _RMB_POST_IF_TRUE/_FALSE, _REL, _ACQ, _ACQ_IF_TRUE/_FALSE
+ *                name (GASNETT_STRONGATOMIC*_NOT_SIGNALSAFE undefined: they
+ *                are lock-free); the fence flags GASNETT_ATOMIC_NONE,
+ *                _{R,W,}MB_{PRE,POST}, _RMB_POST_IF_TRUE/_FALSE, _REL, _ACQ,
+ *                _ACQ_IF_TRUE/_FALSE
  *   locks        gasnett_mutex_t, GASNETT_MUTEX_INITIALIZER,
  *                gasnett_mutex_{init,destroy,destroy_ignoreerr,lock,trylock,
  *                unlock,assertlocked,assertunlocked}; gasnett_cond_t,
@@ -42,27 +61,37 @@
  *   environment  gasnett_getenv, gasnett_getenv_withdefault,
  *                gasnett_getenv_yesno_withdefault, gasnett_getenv_int_withdefault,
  *                gasnett_getenv_dbl_withdefault, gasnett_parse_int,
- *                gasnett_format_number,
- *                gasnett_setenv, gasnett_unsetenv, gasnett_verboseenv
- *   system       gasnett_gethostname, gasnett_cpu_count, gasnett_getPhysMemSz,
- *                gasnett_isLittleEndian, gasnett_sched_yield,
- *                gasnett_flush_streams, gasnett_close_streams,
- *                gasnett_killmyprocess, gasnett_fatalerror, gasnett_reghandler
- *                (gasnett_sighandlerfn_t), gasnett_checksum,
- *                gasnett_count0s, gasnett_count0s_copy,
+ *                gasnett_format_number, gasnett_setenv, gasnett_unsetenv,
+ *                gasnett_verboseenv, gasnett_env{str,int,dbl}_display
+ *   system       gasnett_gethostname, gasnett_exe_name, gasnett_cpu_count,
+ *                gasnett_getPhysMemSz, gasnett_isLittleEndian,
+ *                gasnett_set_affinity (GASNETT_SET_AFFINITY_SUPPORT on
+ *                Linux), gasnett_sched_yield, gasnett_flush_streams,
+ *                gasnett_close_streams, gasnett_killmyprocess,
+ *                gasnett_reghandler (gasnett_sighandlerfn_t),
+ *                gasnett_checksum, gasnett_count0s, gasnett_count0s_copy,
  *                gasnett_count0s_uint32_t/_uint64_t/_uintptr_t,
  *                gasnett_maximize_rlimit, gasnett_maximize_rlimits,
- *                gasnett_performance_warning_str, gasnett_print_backtrace
- *                (only the client's gasnett_backtrace_user), gasnett_backtrace_init,
- *                gasnett_backtrace_type_t, gasnett_freezeForDebuggerErr
- *                (no-ops); GASNETT_PAGESIZE,
+ *                gasnett_performance_warning_str (""); GASNETT_PAGESIZE,
  *                GASNETT_PAGESHIFT, GASNETT_CACHE_LINE_BYTES,
- *                GASNETT_SYSTEM_TUPLE, GASNETT_CONFIG_STRING,
- *                GASNETT_RELEASE_VERSION_* (gasnet_config.h's); of GASNet's
- *                portable platform macros only PLATFORM_COMPILER_{GNU,CLANG,
- *                FAMILYNAME,FAMILYID,VERSION_STR}, PLATFORM_OS_{LINUX,
- *                FAMILYNAME}, PLATFORM_ARCH_{X86_64,AARCH64,X86,POWERPC,
- *                FAMILYNAME,32,64,LITTLE_ENDIAN,BIG_ENDIAN}
+ *                GASNETT_SYSTEM_TUPLE, GASNETT_CONFIG_STRING and its tokens
+ *                GASNETT_{TIMER,MEMBAR,ATOMIC,ATOMIC32,ATOMIC64,PTR,DEBUG}_CONFIG,
+ *                GASNETT_MAX_THREADS (below)
+ *   errors and   gasnett_fatalerror (with the caller's function, file and
+ *   debugging    line: a macro), gasnett_fatalerror_nopos, gasnett_current_loc,
+ *                gasnett_print_backtrace, gasnett_print_backtrace_ifenabled,
+ *                gasnett_backtrace_init, gasnett_backtrace_type_t and the
+ *                client's gasnett_backtrace_user, gasnett_freezeForDebuggerNow,
+ *                gasnett_freezeForDebuggerErr (GASNET_BACKTRACE,
+ *                GASNET_BACKTRACE_TYPE with the mechanisms EXECINFO and the
+ *                client's, GASNET_FREEZE_ON_ERROR; see "Backtraces")
+ *   platform     GASNet's portable platform identifiers for what this header
+ *                supports: PLATFORM_COMPILER_{GNU,CLANG}[_C,_CXX],
+ *                PLATFORM_COMPILER_{FAMILYNAME,FAMILYID,ID,VERSION,VERSION_STR,
+ *                VERSION_INT,VERSION_{GT,GE,EQ,LE,LT},C_LANGLVL,CXX_LANGLVL},
+ *                PLATFORM_OS_{LINUX,FAMILYNAME}, PLATFORM_ARCH_{X86_64,AARCH64,
+ *                X86,POWERPC,FAMILYNAME,32,64,LITTLE_ENDIAN,BIG_ENDIAN}; the
+ *                size_t printf conversions PRI{d,i,u,o,x,X}SZ
  *   annotations  GASNETT_INLINE(fn), GASNETT_ALWAYS_INLINE(fn),
  *                GASNETT_PLEASE_INLINE(fn), GASNETT_NEVER_INLINE(fn, decl),
  *                GASNETT_RESTRICT, GASNETT_USED, GASNETT_UNUSED,
@@ -71,13 +100,23 @@
  *                GASNETT_DEPRECATED, GASNETT_WARN_UNUSED_RESULT,
  *                GASNETT_FORMAT_PRINTF(fn, fmt, first, decl),
  *                GASNETT_FORMAT_PRINTF_FUNCPTR, GASNETT_PREDICT_TRUE/_FALSE,
- *                if_pt, if_pf, gasnett_constant_p, GASNETT_CURRENT_FUNCTION,
+ *                if_pt, if_pf, gasnett_constant_p, gasnett_unreachable(),
+ *                gasnett_assume(cond), GASNETT_FALLTHROUGH,
+ *                GASNETT_UNUSED_ARGS1..8, GASNETT_CURRENT_FUNCTION,
  *                GASNETT_BEGIN_EXTERNC, GASNETT_END_EXTERNC, GASNETT_EXTERNC,
- *                GASNETT_IDENT(name, text), and GASNet-1's _STRINGIFY, _CONCAT
- *   tracing      GASNETT_TRACE_* and GASNETT_STATS_* as no-ops (no tracing
- *                in stageport; GASNETT_TRACE_ENABLED is 0)
+ *                GASNETT_IDENT(name, text), and GASNet's _STRINGIFY, _CONCAT
+ *   tracing      GASNETT_TRACE_* and GASNETT_STATS_* as GASNet's build
+ *                without tracing and statistics has them: the _PRINTF forms
+ *                check their format and evaluate their arguments, then do
+ *                nothing; GASNETT_TRACE_ENABLED is 0, the masks "",
+ *                GASNETT_STATS_INIT(fn) 0, GASNETT_STATS_DUMP(reset) and the
+ *                rest do nothing (stageport has no tracing)
+ *   GASNet-EX    (gasnetex.h clients only: they name its types) descriptions
+ *   arguments    for messages, format stageport's: gasnett_format_{memveclist,
+ *                putvgetv,addrlist,putigeti,strides,putsgets}[_bufsz],
+ *                gasnett_format_{dt,op,ti}
  *
- * Differences from GASNet-1's tools:
+ * Differences from GASNet's tools:
  *   - The atomics are always real atomics, in every build (GASNet's
  *     gasnett_atomic_* are plain operations unless GASNETT_THREAD_SAFE or a
  *     PAR build); read-modify-write operations are sequentially consistent,
@@ -89,26 +128,74 @@
  *   - Ticks are nanoseconds of CLOCK_MONOTONIC (so also comparable between
  *     threads of one process, which GASNet does not promise).
  *   - gasnett_getenv* read the process's own environment (getenv) and never
- *     report settings (no GASNET_VERBOSEENV); a malformed value is a fatal
+ *     report settings (no GASNET_VERBOSEENV: gasnett_verboseenv() is 0, so
+ *     gasnett_env*_display print nothing); a malformed value is a fatal
  *     error, as in GASNet.
- *   - gasnett_mutex_assert* and gasnett_rwlock_assert* check nothing.
+ *   - gasnett_mutex_assert* and gasnett_rwlock_assert* check nothing, and
+ *     gasnett_assume is never an assertion (there is no debug build).
+ *   - Values kept per translation unit (each has its own copy of these
+ *     static functions): the host and executable names, the timer
+ *     measurements, gasnett_print_backtrace_ifenabled (a client that points
+ *     it elsewhere does so for its own translation unit), the freeze flag.
+ *   - GASNETT_MAX_THREADS is 256, GASNet's default limit of client threads
+ *     per process, for clients that size per-thread tables by it, with or
+ *     without gasnetex.h; stageport itself sets no limit (GASNET_PAR: any
+ *     number of threads may call).
  *
- * Not provided (a client that uses them does not compile):
- * gasnett_print_backtrace_ifenabled,
- * gasnett_freezeForDebuggerNow, gasnett_set_affinity,
- * gasnett_env*_display, gasnett_current_loc, the other PLATFORM_*
- * identification macros, GASNETT_SPEC_VERSION_* (this is a
- * subset, not a tools implementation of some spec version).
+ * Not provided: what GASNet gives only a client of its own library build
+ * (gasnett_mmap, gasnett_run_diagnostics, gasnett_diagnostic_gethandlers,
+ * GASNETT_FAST_{ALIGNED,UNALIGNED}_MEMCPY, GASNETT_VALUE_{ASSIGN,RETURN},
+ * the GASNET_DEBUGMALLOC gasnett_debug_* and heap statistics) or records at
+ * its configure time (GASNETT_CONFIGURE_ARGS, GASNETT_PLATFORM_COMPILER_*,
+ * GASNETT_CONFIGURE_MISMATCH); the GASNETT_USE_* feature controls are not
+ * read (this header needs a GCC-compatible compiler and uses its features
+ * unconditionally); the PLATFORM_* identifiers of other compilers, systems
+ * and processors are never defined.
  *
- * GASNETT_MAX_THREADS is 256, GASNet's default limit of client threads per
- * process, for clients that size per-thread tables by it; stageport itself
- * sets no limit (GASNET_PAR: any number of threads may call).
+ * Backtraces: a mechanism writes the calling thread's backtrace to a file
+ * descriptor.  EXECINFO (glibc's backtrace(), when <execinfo.h> is there)
+ * and the client's own gasnett_backtrace_user (by its .name) are the
+ * mechanisms; gasnett_print_backtrace(fd) tries the ones
+ * GASNET_BACKTRACE_TYPE lists (default: the client's, then EXECINFO) in
+ * turn, announcing each on fd, until one succeeds.  A fatal error prints a
+ * backtrace on stderr iff GASNET_BACKTRACE is true, and first freezes for a
+ * debugger iff GASNET_FREEZE_ON_ERROR is true.
  */
 #ifndef GASNET_TOOLS_H
 #define GASNET_TOOLS_H
+#define _INCLUDED_GASNET_TOOLS_H
 
 #if !defined(__GNUC__)
 #error "stageport's gasnet_tools.h needs a GCC-compatible compiler (__atomic builtins, attributes)"
+#endif
+
+/* ------------------------------------------------------------------ */
+/* threading model (decided before any system header is read: whether  */
+/* pthread.h came first is one of the inputs)                          */
+/* ------------------------------------------------------------------ */
+#if defined(GASNETT_LITE_MODE) + defined(GASNETT_THREAD_SAFE) + defined(GASNETT_THREAD_SINGLE) > 1
+#error "define at most one of GASNETT_THREAD_SAFE, GASNETT_THREAD_SINGLE and GASNETT_LITE_MODE"
+#endif
+#if defined(GASNETT_THREAD_SAFE) && (defined(GASNET_SEQ) || defined(GASNET_PARSYNC))
+#error "GASNETT_THREAD_SAFE conflicts with the client's GASNET_SEQ / GASNET_PARSYNC"
+#endif
+#if defined(GASNETT_THREAD_SINGLE) && defined(GASNET_PAR)
+#error "GASNETT_THREAD_SINGLE conflicts with the client's GASNET_PAR"
+#endif
+#if defined(GASNETT_LITE_MODE)
+#undef GASNETT_LITE_MODE
+#define GASNETT_LITE_MODE 1
+#define GASNETT_THREAD_MODEL LITE
+#elif defined(GASNETT_THREAD_SAFE) || defined(GASNET_PAR) ||                                 \
+    (!defined(GASNET_SEQ) && !defined(GASNET_PARSYNC) && !defined(GASNETT_THREAD_SINGLE) && \
+     (defined(_REENTRANT) || defined(_THREAD_SAFE) || defined(PTHREAD_MUTEX_INITIALIZER)))
+#undef GASNETT_THREAD_SAFE
+#define GASNETT_THREAD_SAFE 1
+#define GASNETT_THREAD_MODEL PAR
+#else
+#undef GASNETT_THREAD_SINGLE
+#define GASNETT_THREAD_SINGLE 1
+#define GASNETT_THREAD_MODEL SEQ
 #endif
 
 #include <errno.h>
@@ -122,10 +209,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<execinfo.h>)
+#include <execinfo.h> /* backtrace(), backtrace_symbols_fd(): the EXECINFO backtrace mechanism */
+#define STP_TOOLS_HAVE_EXECINFO 1
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ------------------------------------------------------------------ */
 /* annotations and syntax                                              */
@@ -174,6 +272,59 @@
 #endif
 #define gasnett_constant_p(expr) __builtin_constant_p(expr)
 #define GASNETT_CURRENT_FUNCTION __func__
+/* this point is never reached (the compiler may assume so) */
+#define gasnett_unreachable() __builtin_unreachable()
+/* cond always holds: an optimization directive (stageport has no debug
+ * mode in which it would become an assertion); cond may or may not be
+ * evaluated, so it must have no side effects */
+#define gasnett_assume(cond) (GASNETT_PREDICT_TRUE(cond) ? (void)0 : __builtin_unreachable())
+/* a deliberate fall-through between case labels; written without a
+ * semicolon after it: "case 1: f(); GASNETT_FALLTHROUGH case 2: ..." */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define GASNETT_FALLTHROUGH [[fallthrough]];
+#elif defined(__has_attribute)
+#if __has_attribute(__fallthrough__)
+#define GASNETT_FALLTHROUGH __attribute__((__fallthrough__));
+#endif
+#endif
+#ifndef GASNETT_FALLTHROUGH
+#define GASNETT_FALLTHROUGH
+#endif
+/* evaluate each argument exactly once and discard it, without warnings
+ * (for function-like macros that ignore some of their arguments) */
+#define GASNETT_UNUSED_ARGS1(a1) ((void)(a1))
+#define GASNETT_UNUSED_ARGS2(a1, a2) ((void)(a1), (void)(a2))
+#define GASNETT_UNUSED_ARGS3(a1, a2, a3) ((void)(a1), (void)(a2), (void)(a3))
+#define GASNETT_UNUSED_ARGS4(a1, a2, a3, a4) ((void)(a1), (void)(a2), (void)(a3), (void)(a4))
+#define GASNETT_UNUSED_ARGS5(a1, a2, a3, a4, a5) \
+  ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5))
+#define GASNETT_UNUSED_ARGS6(a1, a2, a3, a4, a5, a6) \
+  ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5), (void)(a6))
+#define GASNETT_UNUSED_ARGS7(a1, a2, a3, a4, a5, a6, a7) \
+  ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5), (void)(a6), (void)(a7))
+#define GASNETT_UNUSED_ARGS8(a1, a2, a3, a4, a5, a6, a7, a8) \
+  ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5), (void)(a6), (void)(a7), (void)(a8))
+
+/* printf conversions for size_t (u, x, o, X) and ssize_t (d, i), as
+ * GASNet's portable inttypes give them: "%" PRIuSZ */
+#ifndef PRIdSZ
+#define PRIdSZ "zd"
+#endif
+#ifndef PRIiSZ
+#define PRIiSZ "zi"
+#endif
+#ifndef PRIuSZ
+#define PRIuSZ "zu"
+#endif
+#ifndef PRIoSZ
+#define PRIoSZ "zo"
+#endif
+#ifndef PRIxSZ
+#define PRIxSZ "zx"
+#endif
+#ifndef PRIXSZ
+#define PRIXSZ "zX"
+#endif
 /* GASNETT_IDENT(name, "text"); at file scope: the text is kept in the object */
 #define GASNETT_IDENT(identName, identText) \
   static const char identName[] __attribute__((__used__, __unused__)) = identText
@@ -220,23 +371,84 @@
 #endif
 /* from the compiler's predefined macros (GASNet's comes from configure) */
 #define GASNETT_SYSTEM_TUPLE STP_TOOLS_ARCH "-" STP_TOOLS_OS
-#define GASNETT_CONFIG_STRING "TOOLS=stageport,THREADMODEL=PAR,atomics=builtin,membars=c11,timers=posixrt"
+/* the tools' specification level (README-tools, "GASNet tools
+ * specification version"): every name it documents is here (see the top) */
+#define GASNETT_SPEC_VERSION_MAJOR 1
+#define GASNETT_SPEC_VERSION_MINOR 20
+/* configuration tokens, as GASNet names its (for stringizing) */
+#define GASNETT_TIMER_CONFIG timers_posixrt
+#define GASNETT_MEMBAR_CONFIG membars_c11
+#define GASNETT_ATOMIC_CONFIG atomics_builtin
+#define GASNETT_ATOMIC32_CONFIG atomic32_builtin
+#define GASNETT_ATOMIC64_CONFIG atomic64_builtin
+#define GASNETT_DEBUG_CONFIG nodebug
+#if __SIZEOF_POINTER__ == 8
+#define GASNETT_PTR_CONFIG 64bit
+#else
+#define GASNETT_PTR_CONFIG 32bit
+#endif
+#define STP_TOOLS_STR_(x) #x
+#define STP_TOOLS_STR(x) STP_TOOLS_STR_(x)
+#define GASNETT_CONFIG_STRING                                                                    \
+  "TOOLS=stageport,SPEC=" STP_TOOLS_STR(GASNETT_SPEC_VERSION_MAJOR) "." STP_TOOLS_STR(            \
+      GASNETT_SPEC_VERSION_MINOR) ",THREADMODEL=" STP_TOOLS_STR(GASNETT_THREAD_MODEL) ",PTR="      \
+      STP_TOOLS_STR(GASNETT_PTR_CONFIG) "," STP_TOOLS_STR(GASNETT_DEBUG_CONFIG) "," STP_TOOLS_STR( \
+          GASNETT_TIMER_CONFIG) "," STP_TOOLS_STR(GASNETT_MEMBAR_CONFIG) "," STP_TOOLS_STR(GASNETT_ATOMIC_CONFIG)
 
-/* A few of GASNet's portable platform identifiers (PLATFORM_*), the ones
- * GASNet-1's test harness prints and tests: compiler, OS, architecture, from
- * the compiler's predefined macros.  (Left alone when GASNet's own
- * portable_platform.h came first.) */
-#ifndef _PORTABLE_PLATFORM_H
+/* GASNet's portable platform identifiers (PLATFORM_*) for the compilers,
+ * systems and processors this header supports: compiler (family, version,
+ * language level), OS, architecture, from the compiler's predefined
+ * macros.  The compiler's are left alone when a portable_platform.h came
+ * first (GASNet's, or Open MPI's: mpi.h includes one), and the rest when
+ * GASNet's did. */
+#if !defined(_PORTABLE_PLATFORM_H) && !defined(PLATFORM_COMPILER_FAMILYID)
 #if defined(__clang__)
 #define PLATFORM_COMPILER_CLANG 1
 #define PLATFORM_COMPILER_FAMILYNAME CLANG
-#define PLATFORM_COMPILER_FAMILYID 17
+#define PLATFORM_COMPILER_FAMILYID 19
+#ifdef __cplusplus
+#define PLATFORM_COMPILER_CLANG_CXX 1
+#else
+#define PLATFORM_COMPILER_CLANG_C 1
+#endif
+#define PLATFORM_COMPILER_VERSION \
+  PLATFORM_COMPILER_VERSION_INT(__clang_major__, __clang_minor__, __clang_patchlevel__)
 #else
 #define PLATFORM_COMPILER_GNU 1
 #define PLATFORM_COMPILER_FAMILYNAME GNU
 #define PLATFORM_COMPILER_FAMILYID 1
+#ifdef __cplusplus
+#define PLATFORM_COMPILER_GNU_CXX 1
+#else
+#define PLATFORM_COMPILER_GNU_C 1
 #endif
+#define PLATFORM_COMPILER_VERSION PLATFORM_COMPILER_VERSION_INT(__GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)
+#endif
+#endif
+#ifndef PLATFORM_COMPILER_VERSION_INT
+#define PLATFORM_COMPILER_VERSION_INT(maj, min, pat) (((maj) << 16) | ((min) << 8) | (pat))
+#endif
+#ifndef PLATFORM_COMPILER_VERSION_STR
 #define PLATFORM_COMPILER_VERSION_STR __VERSION__
+#endif
+#ifndef PLATFORM_COMPILER_ID
+#define PLATFORM_COMPILER_ID PLATFORM_COMPILER_FAMILYID
+#endif
+#ifndef PLATFORM_COMPILER_VERSION_GT
+#define PLATFORM_COMPILER_VERSION_GT(maj, min, pat) (PLATFORM_COMPILER_VERSION > PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_GE(maj, min, pat) (PLATFORM_COMPILER_VERSION >= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_EQ(maj, min, pat) (PLATFORM_COMPILER_VERSION == PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_LE(maj, min, pat) (PLATFORM_COMPILER_VERSION <= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_LT(maj, min, pat) (PLATFORM_COMPILER_VERSION < PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#endif
+#if !defined(PLATFORM_COMPILER_C_LANGLVL) && !defined(PLATFORM_COMPILER_CXX_LANGLVL)
+#ifdef __cplusplus
+#define PLATFORM_COMPILER_CXX_LANGLVL __cplusplus
+#elif defined(__STDC_VERSION__)
+#define PLATFORM_COMPILER_C_LANGLVL __STDC_VERSION__
+#endif
+#endif
+#ifndef _PORTABLE_PLATFORM_H
 #if defined(__linux__)
 #define PLATFORM_OS_LINUX 1
 #define PLATFORM_OS_FAMILYNAME LINUX
@@ -277,6 +489,16 @@
 #define GASNETT_RELEASE_VERSION_MAJOR GASNET_RELEASE_VERSION_MAJOR
 #define GASNETT_RELEASE_VERSION_MINOR GASNET_RELEASE_VERSION_MINOR
 #define GASNETT_RELEASE_VERSION_PATCH GASNET_RELEASE_VERSION_PATCH
+/* "MAJOR.MINOR.PATCH", and MAJOR * 1000000 + MINOR * 10000 + PATCH (which
+ * grows with every release) */
+static inline const char *gasnett_release_version_str(void) {
+  return STP_TOOLS_STR(GASNETT_RELEASE_VERSION_MAJOR) "." STP_TOOLS_STR(GASNETT_RELEASE_VERSION_MINOR) "." STP_TOOLS_STR(
+      GASNETT_RELEASE_VERSION_PATCH);
+}
+static inline uint64_t gasnett_release_version(void) {
+  return (uint64_t)GASNETT_RELEASE_VERSION_MAJOR * 1000000u + (uint64_t)GASNETT_RELEASE_VERSION_MINOR * 10000u +
+         (uint64_t)GASNETT_RELEASE_VERSION_PATCH;
+}
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -314,6 +536,17 @@ static inline uint64_t gasnett_gettimeofday_us(void) {
   struct timeval tv;
   gettimeofday(&tv, NULL);
   return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+}
+
+/* sleep at least ns_delay nanoseconds (nanosleep, CLOCK_MONOTONIC on
+ * Linux): 0; non-zero with errno EINTR when a signal cut it short; no
+ * sleep at all for 0 */
+static inline int gasnett_nsleep(uint64_t ns_delay) {
+  struct timespec ts;
+  if (!ns_delay) return 0;
+  ts.tv_sec = (time_t)(ns_delay / 1000000000u);
+  ts.tv_nsec = (long)(ns_delay % 1000000000u);
+  return nanosleep(&ts, NULL) ? -1 : 0;
 }
 
 /* Measured once per translation unit: [0] the smallest non-zero step
@@ -493,21 +726,8 @@ STP_TOOLS_ATOMIC_OPS(gasnett_atomic64, uint64_t)
 #define gasnett_strongatomic64_swap gasnett_atomic64_swap
 
 /* ------------------------------------------------------------------ */
-/* misc: errors, processes, signals, hosts                             */
+/* misc: processes, hosts, backtraces, errors, signals                 */
 /* ------------------------------------------------------------------ */
-__attribute__((__format__(__printf__, 1, 2), __noreturn__)) static inline void
-gasnett_fatalerror(const char *msg, ...) {
-  va_list ap;
-  fflush(stdout);
-  fprintf(stderr, "*** FATAL ERROR: ");
-  va_start(ap, msg);
-  vfprintf(stderr, msg, ap);
-  va_end(ap);
-  fprintf(stderr, "\n");
-  fflush(stderr);
-  abort();
-}
-
 static inline void gasnett_sched_yield(void) { (void)sched_yield(); }
 static inline void gasnett_flush_streams(void) {
   (void)fflush(stdout);
@@ -520,32 +740,6 @@ static inline void gasnett_close_streams(void) {
 }
 /* ends the process at once: no atexit handlers, no stream flushing */
 __attribute__((__noreturn__)) static inline void gasnett_killmyprocess(int exitcode) { _exit(exitcode); }
-
-typedef void (*gasnett_sighandlerfn_t)(int);
-static inline gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fp) {
-  gasnett_sighandlerfn_t old = signal(sigtocatch, fp);
-  if (old == SIG_ERR) gasnett_fatalerror("gasnett_reghandler: cannot register a handler for signal %d", sigtocatch);
-  return old;
-}
-
-static inline int gasnett_cpu_count(void) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 0;
-}
-static inline uint64_t gasnett_getPhysMemSz(int failureIsFatal) {
-  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || psz <= 0) {
-    if (failureIsFatal) gasnett_fatalerror("gasnett_getPhysMemSz: the physical memory size is unknown");
-    return 0;
-  }
-  return (uint64_t)pages * (uint64_t)psz;
-}
-static inline int gasnett_isLittleEndian(void) {
-  const uint32_t one = 1;
-  unsigned char b;
-  memcpy(&b, &one, 1);
-  return b == 1;
-}
 
 static inline char *stp_tools_hostname_buf(void) {
   static char name[256];
@@ -562,6 +756,239 @@ static inline const char *gasnett_gethostname(void) {
   (void)pthread_once(&once, stp_tools_hostname_fill);
   return stp_tools_hostname_buf();
 }
+
+static inline char *stp_tools_exe_buf(void) {
+  static char path[4096];
+  return path;
+}
+static inline void stp_tools_exe_fill(void) {
+  char *path = stp_tools_exe_buf();
+  ssize_t n = readlink("/proc/self/exe", path, 4095);
+  path[n > 0 ? n : 0] = '\0';
+}
+/* the running executable's full path (/proc/self/exe), "" when unknown;
+ * read once per translation unit */
+static inline const char *gasnett_exe_name(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  (void)pthread_once(&once, stp_tools_exe_fill);
+  return stp_tools_exe_buf();
+}
+
+/* a setting that is on: Y..., y..., 1... (read leniently here: these are
+ * consulted on the way to a fatal error, which must not recurse) */
+static inline int stp_tools_env_on(const char *key) {
+  const char *v = getenv(key);
+  return v && (*v == 'Y' || *v == 'y' || *v == '1');
+}
+/* write a whole string to fd, ignoring failures (fd may be anything) */
+static inline void stp_tools_write(int fd, const char *s) {
+  size_t len = strlen(s);
+  while (len) {
+    ssize_t n = write(fd, s, len);
+    if (n <= 0) return;
+    s += n;
+    len -= (size_t)n;
+  }
+}
+
+/* Backtraces.  A mechanism writes the calling thread's backtrace to a
+ * file descriptor and returns 0, or non-zero when it cannot.  The
+ * mechanisms: the client's own (a client that defines
+ * gasnett_backtrace_user, named by its .name), and EXECINFO (glibc's
+ * backtrace(): raw frames, symbols as the dynamic symbol table has them).
+ * gasnett_print_backtrace(fd) tries those GASNET_BACKTRACE_TYPE lists
+ * (comma-separated, case-insensitive; default: the client's, then
+ * EXECINFO) in order until one succeeds: 0, else non-zero (-1 when called
+ * again while one is being printed).  gasnett_backtrace_init needs not be
+ * called first. */
+typedef struct {
+  const char *name;       /* the mechanism's name in GASNET_BACKTRACE_TYPE */
+  int (*fnp)(int fd);     /* writes the backtrace to fd: 0 on success */
+  int threadsupport;      /* does it handle a multi-threaded process? */
+} gasnett_backtrace_type_t;
+extern gasnett_backtrace_type_t gasnett_backtrace_user __attribute__((__weak__));
+static inline int stp_tools_bt_execinfo(int fd) {
+#ifdef STP_TOOLS_HAVE_EXECINFO
+  void *frames[128];
+  int n = backtrace(frames, 128);
+  if (n <= 0) return 1;
+  backtrace_symbols_fd(frames, n, fd);
+  return 0;
+#else
+  (void)fd;
+  return 1;
+#endif
+}
+static inline int stp_tools_bt_run(int fd, const char *sel) {
+  const gasnett_backtrace_type_t *user = &gasnett_backtrace_user;
+  int (*fn)(int) = NULL;
+  char msg[256];
+  const char *name = NULL;
+  if (user && user->name && user->fnp && !strcasecmp(sel, user->name)) fn = user->fnp, name = user->name;
+  else if (!strcasecmp(sel, "EXECINFO")) fn = stp_tools_bt_execinfo, name = "EXECINFO";
+  if (!fn) {
+    snprintf(msg, sizeof(msg), "WARNING: GASNET_BACKTRACE_TYPE=%s unrecognized or unsupported - ignoring\n", sel);
+    stp_tools_write(STDERR_FILENO, msg);
+    return 1;
+  }
+  snprintf(msg, sizeof(msg), "Invoking %s for backtrace...\n", name);
+  stp_tools_write(fd, msg);
+  return fn(fd);
+}
+static inline int gasnett_print_backtrace(int fd) {
+  static int busy; /* one at a time (per translation unit), and never from within one */
+  const char *list = getenv("GASNET_BACKTRACE_TYPE");
+  const gasnett_backtrace_type_t *user = &gasnett_backtrace_user;
+  int rc = 1;
+  if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) return -1;
+  if (list) {
+    while (*list && rc) {
+      char sel[64];
+      size_t n = 0;
+      while (*list && strchr(" ,|;", *list)) list++;
+      while (*list && !strchr(" ,|;", *list)) {
+        if (n < sizeof(sel) - 1) sel[n++] = *list;
+        list++;
+      }
+      sel[n] = '\0';
+      if (n) rc = stp_tools_bt_run(fd, sel);
+    }
+  } else {
+    if (user && user->name && user->fnp) rc = stp_tools_bt_run(fd, user->name);
+    if (rc) rc = stp_tools_bt_run(fd, "EXECINFO");
+  }
+  __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+  return rc;
+}
+/* what fatal errors call: a backtrace iff GASNET_BACKTRACE is set to a
+ * true value (else 1, nothing printed).  A variable: a client may point it
+ * at its own function (in its translation unit). */
+static inline int stp_tools_bt_ifenabled(int fd) {
+  if (!stp_tools_env_on("GASNET_BACKTRACE")) return 1;
+  gasnett_flush_streams();
+  return gasnett_print_backtrace(fd);
+}
+static int (*gasnett_print_backtrace_ifenabled)(int fd) __attribute__((__unused__)) = stp_tools_bt_ifenabled;
+/* nothing to prepare: the mechanisms need no executable name */
+static inline void gasnett_backtrace_init(const char *exename) { (void)exename; }
+
+/* Freezing for a debugger: Now prints where the process is and spins
+ * (sleeping) until a debugger sets *flag to 0; Err does that iff
+ * GASNET_FREEZE_ON_ERROR is set to a true value (fatal errors call it),
+ * on the flag stp_tools_frozen. */
+static inline void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname) {
+  char msg[512];
+  struct timespec ts = {0, 10000000}; /* 10 ms */
+  snprintf(msg, sizeof(msg),
+           "Process frozen for debugger: host=%s  pid=%d\n"
+           "    To unfreeze, attach a debugger and set '%s' to 0\n",
+           gasnett_gethostname(), (int)getpid(), flagsymname ? flagsymname : "the flag");
+  stp_tools_write(STDERR_FILENO, msg);
+  *flag = 1;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  while (*flag) (void)nanosleep(&ts, NULL);
+}
+static volatile int stp_tools_frozen __attribute__((__unused__));
+static inline void gasnett_freezeForDebuggerErr(void) {
+  if (stp_tools_env_on("GASNET_FREEZE_ON_ERROR")) gasnett_freezeForDebuggerNow(&stp_tools_frozen, "stp_tools_frozen");
+}
+
+/* Fatal errors: the message (printf format) on stderr, with the calling
+ * function, file and line (gasnett_fatalerror) or without
+ * (gasnett_fatalerror_nopos); then a freeze for a debugger and a
+ * backtrace if the environment asks for them (above), then abort(). */
+__attribute__((__format__(__printf__, 4, 0), __noreturn__, __cold__)) static inline void
+stp_tools_fatal_va(const char *func, const char *file, int line, const char *msg, va_list ap) {
+  fflush(stdout);
+  if (file) fprintf(stderr, "*** FATAL ERROR: in %s() at %s:%d: ", func ? func : "?", file, line);
+  else fprintf(stderr, "*** FATAL ERROR: ");
+  vfprintf(stderr, msg, ap);
+  fprintf(stderr, "\n");
+  fflush(stderr);
+  gasnett_freezeForDebuggerErr();
+  (void)gasnett_print_backtrace_ifenabled(STDERR_FILENO);
+  gasnett_flush_streams();
+  abort();
+}
+__attribute__((__format__(__printf__, 4, 5), __noreturn__, __cold__)) static inline void
+stp_tools_fatalerror(const char *func, const char *file, int line, const char *msg, ...) {
+  va_list ap;
+  va_start(ap, msg);
+  stp_tools_fatal_va(func, file, line, msg, ap);
+}
+__attribute__((__format__(__printf__, 1, 2), __noreturn__, __cold__)) static inline void
+gasnett_fatalerror_nopos(const char *msg, ...) {
+  va_list ap;
+  va_start(ap, msg);
+  stp_tools_fatal_va(NULL, NULL, 0, msg, ap);
+}
+#define gasnett_fatalerror(...) stp_tools_fatalerror(GASNETT_CURRENT_FUNCTION, __FILE__, __LINE__, __VA_ARGS__)
+
+/* "func() at file:line" of the place it is written, in a malloc'd string
+ * (the caller frees it) */
+static inline char *stp_tools_loc(const char *func, const char *file, int line) {
+  size_t sz = strlen(func) + strlen(file) + 40;
+  char *s = (char *)malloc(sz);
+  if (s) snprintf(s, sz, "%s() at %s:%d", func, file, line);
+  return s;
+}
+#define gasnett_current_loc stp_tools_loc(GASNETT_CURRENT_FUNCTION, __FILE__, __LINE__)
+
+typedef void (*gasnett_sighandlerfn_t)(int);
+static inline gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fp) {
+  gasnett_sighandlerfn_t old = signal(sigtocatch, fp);
+  if (old == SIG_ERR) gasnett_fatalerror_nopos("gasnett_reghandler: cannot register a handler for signal %d", sigtocatch);
+  return old;
+}
+
+static inline int gasnett_cpu_count(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 0;
+}
+static inline uint64_t gasnett_getPhysMemSz(int failureIsFatal) {
+  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || psz <= 0) {
+    if (failureIsFatal) gasnett_fatalerror_nopos("gasnett_getPhysMemSz: the physical memory size is unknown");
+    return 0;
+  }
+  return (uint64_t)pages * (uint64_t)psz;
+}
+static inline int gasnett_isLittleEndian(void) {
+  const uint32_t one = 1;
+  unsigned char b;
+  memcpy(&b, &one, 1);
+  return b == 1;
+}
+
+/* Pin the calling thread to processor rank mod the number of processors
+ * the system has (sched_setaffinity; the processors as Linux numbers
+ * them, each hardware thread one): 0 on success, non-zero otherwise (for
+ * instance a processor outside the process's allowed set).  Deprecated in
+ * GASNet in favour of hwloc; supported here on Linux only. */
+#if defined(__linux__)
+#define GASNETT_SET_AFFINITY_SUPPORT 1
+/* the C library's sched_setaffinity under a name of our own, so that no
+ * _GNU_SOURCE is needed for its declaration (a GCC-compatible asm label) */
+extern int stp_tools_sched_setaffinity(pid_t pid, size_t cpusetsize, const void *mask) __asm__("sched_setaffinity");
+static inline int gasnett_set_affinity(int rank) {
+  long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+  unsigned long mask[64]; /* 4096 processors */
+  long cpu;
+  size_t words;
+  if (ncpu <= 0) return 1;
+  cpu = (long)(((rank % ncpu) + ncpu) % ncpu);
+  if (cpu >= (long)(sizeof(mask) * 8)) return 1;
+  words = (size_t)cpu / (8 * sizeof(unsigned long)) + 1;
+  memset(mask, 0, sizeof(mask));
+  mask[cpu / (long)(8 * sizeof(unsigned long))] = 1ul << (cpu % (long)(8 * sizeof(unsigned long)));
+  return stp_tools_sched_setaffinity(0, words * sizeof(unsigned long), mask) ? 1 : 0;
+}
+#else
+static inline int gasnett_set_affinity(int rank) {
+  (void)rank;
+  return 1;
+}
+#endif
 
 /* a simple (not cryptographic) 64-bit checksum of numbytes bytes: FNV-1a */
 static inline uint64_t gasnett_checksum(const void *p, int numbytes) {
@@ -600,24 +1027,6 @@ static inline size_t gasnett_count0s_copy(void *dst, const void *src, size_t len
   return gasnett_count0s(dst, len);
 }
 
-/* Backtraces: the only mechanism is the client's own.  A client that
- * defines gasnett_backtrace_user (GASNet's extension hook) has
- * gasnett_print_backtrace(fd) call its function, whatever
- * GASNET_BACKTRACE_TYPE says; without one it fails (non-zero), as GASNet's
- * does when no mechanism works. */
-typedef struct {
-  const char *name;
-  int (*fnp)(int fd);
-  int threadsupport;
-} gasnett_backtrace_type_t;
-extern gasnett_backtrace_type_t gasnett_backtrace_user __attribute__((__weak__));
-static inline int gasnett_print_backtrace(int fd) {
-  if (&gasnett_backtrace_user != NULL && gasnett_backtrace_user.fnp) return gasnett_backtrace_user.fnp(fd);
-  return 1;
-}
-static inline void gasnett_backtrace_init(const char *exename) { (void)exename; }
-static inline void gasnett_freezeForDebuggerErr(void) {}
-
 /* raise a soft resource limit to its hard limit (lim_desc names it, for
  * messages: none are printed): non-zero when it is there; the CPU and
  * memory limits together, as GASNet's */
@@ -644,10 +1053,10 @@ static inline const char *gasnett_performance_warning_str(void) { return ""; }
 /* ------------------------------------------------------------------ */
 static inline char *gasnett_getenv(const char *keyname) { return keyname ? getenv(keyname) : NULL; }
 static inline void gasnett_setenv(const char *key, const char *value) {
-  if (setenv(key, value, 1)) gasnett_fatalerror("gasnett_setenv(%s): %s", key, strerror(errno));
+  if (setenv(key, value, 1)) gasnett_fatalerror_nopos("gasnett_setenv(%s): %s", key, strerror(errno));
 }
 static inline void gasnett_unsetenv(const char *key) {
-  if (unsetenv(key)) gasnett_fatalerror("gasnett_unsetenv(%s): %s", key, strerror(errno));
+  if (unsetenv(key)) gasnett_fatalerror_nopos("gasnett_unsetenv(%s): %s", key, strerror(errno));
 }
 static inline int gasnett_verboseenv(void) { return 0; }
 
@@ -668,7 +1077,7 @@ static inline int gasnett_getenv_yesno_withdefault(const char *keyname, int defa
     if (!strcmp(up, "Y") || !strcmp(up, "YES") || !strcmp(up, "1")) return 1;
     if (!strcmp(up, "N") || !strcmp(up, "NO") || !strcmp(up, "0")) return 0;
   }
-  gasnett_fatalerror("environment variable %s=\"%s\": expected Y, YES, 1, N, NO or 0", keyname, v);
+  gasnett_fatalerror_nopos("environment variable %s=\"%s\": expected Y, YES, 1, N, NO or 0", keyname, v);
 }
 
 /* An integer: with mem_size_multiplier 0, decimal or 0x hex, signed; else a
@@ -677,17 +1086,17 @@ static inline int gasnett_getenv_yesno_withdefault(const char *keyname, int defa
  * of a bare number.  A malformed string is a fatal error. */
 static inline int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier) {
   char *end;
-  if (!str) gasnett_fatalerror("gasnett_parse_int: no string");
+  if (!str) gasnett_fatalerror_nopos("gasnett_parse_int: no string");
   errno = 0;
   if (!mem_size_multiplier) {
     long long v = strtoll(str, &end, 0);
     while (*end == ' ' || *end == '\t') end++;
-    if (end == str || *end || errno) gasnett_fatalerror("\"%s\" is not an integer", str);
+    if (end == str || *end || errno) gasnett_fatalerror_nopos("\"%s\" is not an integer", str);
     return (int64_t)v;
   } else {
     double v = strtod(str, &end), unit = (double)mem_size_multiplier;
     while (*end == ' ' || *end == '\t') end++;
-    if (end == str || errno) gasnett_fatalerror("\"%s\" is not a memory size", str);
+    if (end == str || errno) gasnett_fatalerror_nopos("\"%s\" is not a memory size", str);
     if (*end) {
       switch (*end) {
         case 'b': case 'B': unit = 1; break;
@@ -695,11 +1104,11 @@ static inline int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multi
         case 'm': case 'M': unit = 1024.0 * 1024; break;
         case 'g': case 'G': unit = 1024.0 * 1024 * 1024; break;
         case 't': case 'T': unit = 1024.0 * 1024 * 1024 * 1024; break;
-        default: gasnett_fatalerror("\"%s\": unknown memory size suffix", str);
+        default: gasnett_fatalerror_nopos("\"%s\": unknown memory size suffix", str);
       }
       end++;
       if (unit > 1 && (*end == 'b' || *end == 'B')) end++;
-      if (*end) gasnett_fatalerror("\"%s\": unknown memory size suffix", str);
+      if (*end) gasnett_fatalerror_nopos("\"%s\": unknown memory size suffix", str);
     }
     return (int64_t)(v * unit);
   }
@@ -733,11 +1142,30 @@ static inline double gasnett_getenv_dbl_withdefault(const char *keyname, double 
   if (end != v && *end == '/') {
     const char *d = end + 1;
     double y = strtod(d, &end);
-    if (end == d || y == 0) gasnett_fatalerror("environment variable %s=\"%s\": bad fraction", keyname, v);
+    if (end == d || y == 0) gasnett_fatalerror_nopos("environment variable %s=\"%s\": bad fraction", keyname, v);
     x /= y;
   }
-  if (end == v || *end) gasnett_fatalerror("environment variable %s=\"%s\": not a number", keyname, v);
+  if (end == v || *end) gasnett_fatalerror_nopos("environment variable %s=\"%s\": not a number", keyname, v);
   return x;
+}
+
+/* a setting's report line ("ENV parameter: KEY = value", with
+ * "(default)" when it was not set), on stderr iff gasnett_verboseenv():
+ * never here, so these print nothing */
+static inline void gasnett_envstr_display(const char *key, const char *val, int is_dflt) {
+  if (!gasnett_verboseenv()) return;
+  fprintf(stderr, "ENV parameter: %s = %s%s\n", key, val ? val : "*not set*", is_dflt ? "   (default)" : "");
+}
+static inline void gasnett_envint_display(const char *key, int64_t val, int is_dflt, int is_mem_size) {
+  char buf[64];
+  if (!gasnett_verboseenv()) return;
+  gasnett_envstr_display(key, gasnett_format_number(val, buf, sizeof(buf), is_mem_size), is_dflt);
+}
+static inline void gasnett_envdbl_display(const char *key, double val, int is_dflt) {
+  char buf[64];
+  if (!gasnett_verboseenv()) return;
+  snprintf(buf, sizeof(buf), "%g", val);
+  gasnett_envstr_display(key, buf, is_dflt);
 }
 
 /* ------------------------------------------------------------------ */
@@ -746,7 +1174,7 @@ static inline double gasnett_getenv_dbl_withdefault(const char *keyname, double 
 typedef pthread_mutex_t gasnett_mutex_t;
 #define GASNETT_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 static inline void stp_tools_check(int rc, const char *what) {
-  if (rc) gasnett_fatalerror("%s: %s", what, strerror(rc));
+  if (rc) gasnett_fatalerror_nopos("%s: %s", what, strerror(rc));
 }
 static inline void gasnett_mutex_init(gasnett_mutex_t *m) { stp_tools_check(pthread_mutex_init(m, NULL), "gasnett_mutex_init"); }
 static inline void gasnett_mutex_destroy(gasnett_mutex_t *m) { stp_tools_check(pthread_mutex_destroy(m), "gasnett_mutex_destroy"); }
@@ -809,23 +1237,238 @@ static inline void gasnett_cond_wait(gasnett_cond_t *c, gasnett_mutex_t *m) {
 #define gasnett_threadkey_set_noinit(key, newval) gasnett_threadkey_set(key, newval)
 
 /* ------------------------------------------------------------------ */
-/* tracing and statistics: stageport has none, these compile to nothing */
+/* descriptions of GASNet-EX arguments (gasnetex.h clients only: they  */
+/* name its types), for messages: VIS lists, data types, operations,   */
+/* token-info masks.  A _bufsz(...) function gives a buffer size that  */
+/* always suffices for the matching call; the format is stageport's.   */
 /* ------------------------------------------------------------------ */
+#if defined(_GASNETEX_H)
+/* an appender: formats at buf[len] within cap bytes, counts every byte
+ * it would have written (so cap 0 and buf NULL measure) */
+typedef struct {
+  char *buf;
+  size_t cap, len;
+} stp_tools_app_t;
+__attribute__((__format__(__printf__, 2, 3))) static inline void stp_tools_app(stp_tools_app_t *a, const char *fmt, ...) {
+  va_list ap;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(a->buf ? a->buf + (a->len < a->cap ? a->len : a->cap) : NULL,
+                a->buf && a->len < a->cap ? a->cap - a->len : 0, fmt, ap);
+  va_end(ap);
+  if (n > 0) a->len += (size_t)n;
+}
+
+/* what a list of memory vectors covers: entries' sizes (least, greatest,
+ * total) and the lowest and highest addresses of its non-empty entries
+ * (maxaddr: the last byte) */
+typedef struct {
+  size_t minsz, maxsz, totalsz;
+  void *minaddr, *maxaddr;
+} stp_tools_memveclist_stats_t;
+typedef struct {
+  void *minaddr, *maxaddr;
+} stp_tools_addrlist_stats_t;
+static inline stp_tools_memveclist_stats_t stp_tools_memvec_stats(size_t count, gex_Memvec_t const *list) {
+  stp_tools_memveclist_stats_t st = {(size_t)-1, 0, 0, NULL, NULL};
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (size_t i = 0; i < count; i++) {
+    size_t len = list[i].gex_len;
+    if (len < st.minsz) st.minsz = len;
+    if (len > st.maxsz) st.maxsz = len;
+    st.totalsz += len;
+    if (len) {
+      uintptr_t a = (uintptr_t)list[i].gex_addr;
+      if (a < lo) lo = a;
+      if (a + len - 1 > hi) hi = a + len - 1;
+    }
+  }
+  if (!count) st.minsz = 0;
+  if (st.totalsz) st.minaddr = (void *)lo, st.maxaddr = (void *)hi;
+  return st;
+}
+static inline void stp_tools_app_memveclist(stp_tools_app_t *a, size_t count, gex_Memvec_t const *list,
+                                            stp_tools_memveclist_stats_t st) {
+  stp_tools_app(a, "%" PRIuSZ " entries, totalsz=%" PRIuSZ ", bounds=[0x%" PRIxPTR "..0x%" PRIxPTR "], list=[", count,
+                st.totalsz, (uintptr_t)st.minaddr, (uintptr_t)st.maxaddr);
+  for (size_t i = 0; i < count; i++)
+    stp_tools_app(a, "%s{0x%" PRIxPTR ",%" PRIuSZ "}", i ? " " : "", (uintptr_t)list[i].gex_addr, list[i].gex_len);
+  stp_tools_app(a, "]");
+}
+static inline size_t gasnett_format_memveclist_bufsz(size_t count) { return 160 + count * 44; }
+/* "N entries, totalsz=T, bounds=[0xfirst..0xlast], list=[{0xaddr,len} ...]" */
+static inline stp_tools_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count, gex_Memvec_t const *list) {
+  stp_tools_app_t a = {buf, gasnett_format_memveclist_bufsz(count), 0};
+  stp_tools_memveclist_stats_t st = stp_tools_memvec_stats(count, list);
+  stp_tools_app_memveclist(&a, count, list, st);
+  return st;
+}
+static inline size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount) {
+  return 80 + gasnett_format_memveclist_bufsz(dstcount) + gasnett_format_memveclist_bufsz(srccount);
+}
+/* "(T data bytes) peer=R\ndst: <memveclist>\nsrc: <memveclist>": T */
+static inline size_t gasnett_format_putvgetv(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                             gex_Memvec_t const dstlist[], size_t srccount, gex_Memvec_t const srclist[]) {
+  stp_tools_app_t a = {buf, gasnett_format_putvgetv_bufsz(dstcount, srccount), 0};
+  stp_tools_memveclist_stats_t st = stp_tools_memvec_stats(dstcount, dstlist);
+  (void)tm;
+  stp_tools_app(&a, "(%" PRIuSZ " data bytes) peer=%u\ndst: ", st.totalsz, (unsigned)rank);
+  stp_tools_app_memveclist(&a, dstcount, dstlist, st);
+  stp_tools_app(&a, "\nsrc: ");
+  stp_tools_app_memveclist(&a, srccount, srclist, stp_tools_memvec_stats(srccount, srclist));
+  return st.totalsz;
+}
+
+static inline stp_tools_addrlist_stats_t stp_tools_app_addrlist(stp_tools_app_t *a, size_t count, void *const *list,
+                                                                size_t len) {
+  stp_tools_addrlist_stats_t st = {NULL, NULL};
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (size_t i = 0; len && i < count; i++) {
+    uintptr_t p = (uintptr_t)list[i];
+    if (p < lo) lo = p;
+    if (p + len - 1 > hi) hi = p + len - 1;
+  }
+  if (len && count) st.minaddr = (void *)lo, st.maxaddr = (void *)hi;
+  stp_tools_app(a, "%" PRIuSZ " entries, len=%" PRIuSZ ", totalsz=%" PRIuSZ ", bounds=[0x%" PRIxPTR "..0x%" PRIxPTR
+                   "], list=[",
+                count, len, count * len, (uintptr_t)st.minaddr, (uintptr_t)st.maxaddr);
+  for (size_t i = 0; i < count; i++) stp_tools_app(a, "%s0x%" PRIxPTR, i ? " " : "", (uintptr_t)list[i]);
+  stp_tools_app(a, "]");
+  return st;
+}
+static inline size_t gasnett_format_addrlist_bufsz(size_t count) { return 160 + count * 20; }
+/* "N entries, len=L, totalsz=T, bounds=[0xfirst..0xlast], list=[0xaddr ...]" */
+static inline stp_tools_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len) {
+  stp_tools_app_t a = {buf, gasnett_format_addrlist_bufsz(count), 0};
+  return stp_tools_app_addrlist(&a, count, list, len);
+}
+static inline size_t gasnett_format_putigeti_bufsz(size_t dstcount, size_t srccount) {
+  return 80 + gasnett_format_addrlist_bufsz(dstcount) + gasnett_format_addrlist_bufsz(srccount);
+}
+/* "(T data bytes) peer=R\ndst: <addrlist>\nsrc: <addrlist>": T */
+static inline size_t gasnett_format_putigeti(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                             void *const dstlist[], size_t dstlen, size_t srccount,
+                                             void *const srclist[], size_t srclen) {
+  stp_tools_app_t a = {buf, gasnett_format_putigeti_bufsz(dstcount, srccount), 0};
+  (void)tm;
+  stp_tools_app(&a, "(%" PRIuSZ " data bytes) peer=%u\ndst: ", dstcount * dstlen, (unsigned)rank);
+  (void)stp_tools_app_addrlist(&a, dstcount, dstlist, dstlen);
+  stp_tools_app(&a, "\nsrc: ");
+  (void)stp_tools_app_addrlist(&a, srccount, srclist, srclen);
+  return dstcount * dstlen;
+}
+
+static inline void stp_tools_app_strides(stp_tools_app_t *a, size_t count, const ptrdiff_t *list) {
+  stp_tools_app(a, "[");
+  for (size_t i = 0; i < count; i++) stp_tools_app(a, "%s%td", i ? ", " : "", list[i]);
+  stp_tools_app(a, "]");
+}
+static inline size_t gasnett_format_strides_bufsz(size_t count) { return 3 + count * 22; }
+/* "[s0, s1, ...]" */
+static inline void gasnett_format_strides(char *buf, size_t count, const ptrdiff_t *list) {
+  stp_tools_app_t a = {buf, gasnett_format_strides_bufsz(count), 0};
+  stp_tools_app_strides(&a, count, list);
+}
+static inline size_t gasnett_format_putsgets_bufsz(size_t stridelevels) { return 200 + 3 * 22 * (stridelevels + 1); }
+/* "(T data bytes) peer=R elemsz=E count=[c0, ...] dst=0xaddr dststrides=[...]
+ * src=0xaddr srcstrides=[...]": T (pstats: ignored) */
+static inline size_t gasnett_format_putsgets(char *buf, void *pstats, gex_TM_t tm, gex_Rank_t rank, void *dstaddr,
+                                             const ptrdiff_t dststrides[], void *srcaddr, const ptrdiff_t srcstrides[],
+                                             size_t elemsz, const size_t count[], size_t stridelevels) {
+  stp_tools_app_t a = {buf, gasnett_format_putsgets_bufsz(stridelevels), 0};
+  size_t total = elemsz;
+  (void)pstats;
+  (void)tm;
+  for (size_t i = 0; i < stridelevels; i++) total *= count[i];
+  stp_tools_app(&a, "(%" PRIuSZ " data bytes) peer=%u elemsz=%" PRIuSZ " count=[", total, (unsigned)rank, elemsz);
+  for (size_t i = 0; i < stridelevels; i++) stp_tools_app(&a, "%s%" PRIuSZ, i ? ", " : "", count[i]);
+  stp_tools_app(&a, "] dst=0x%" PRIxPTR " dststrides=", (uintptr_t)dstaddr);
+  stp_tools_app_strides(&a, stridelevels, dststrides);
+  stp_tools_app(&a, " src=0x%" PRIxPTR " srcstrides=", (uintptr_t)srcaddr);
+  stp_tools_app_strides(&a, stridelevels, srcstrides);
+  return total;
+}
+
+/* A set of values (bits) by name, joined by '|' ("0" for none, any bit
+ * without a name in hex), into buf; the size it needs, its '\0' included
+ * (buf NULL: only that size).  A name matches when all of its bits are
+ * set and one of them is not yet named (a fetching operation shares its
+ * fetch bit with the others). */
+typedef struct {
+  uint64_t val;
+  const char *name;
+} stp_tools_name_t;
+static inline size_t stp_tools_format_set(char *buf, uint64_t v, const stp_tools_name_t *tab, size_t n) {
+  stp_tools_app_t a = {buf, buf ? (size_t)-1 : 0, 0};
+  uint64_t named = 0;
+  for (size_t i = 0; i < n; i++)
+    if (tab[i].val && (v & tab[i].val) == tab[i].val && (tab[i].val & ~named)) {
+      stp_tools_app(&a, "%s%s", named ? "|" : "", tab[i].name);
+      named |= tab[i].val;
+    }
+  if (v & ~named) stp_tools_app(&a, "%s0x%" PRIx64, named ? "|" : "", v & ~named);
+  else if (!v) stp_tools_app(&a, "0");
+  return a.len + 1;
+}
+#define STP_TOOLS_NAME(x) {(uint64_t)(x), #x}
+static inline size_t gasnett_format_dt(char *buf, gex_DT_t dt) {
+  static const stp_tools_name_t tab[] = {STP_TOOLS_NAME(GEX_DT_I32), STP_TOOLS_NAME(GEX_DT_U32),
+                                         STP_TOOLS_NAME(GEX_DT_I64), STP_TOOLS_NAME(GEX_DT_U64),
+                                         STP_TOOLS_NAME(GEX_DT_FLT), STP_TOOLS_NAME(GEX_DT_DBL),
+                                         STP_TOOLS_NAME(GEX_DT_USER)};
+  return stp_tools_format_set(buf, dt, tab, sizeof(tab) / sizeof(tab[0]));
+}
+static inline size_t gasnett_format_op(char *buf, gex_OP_t op) {
+  static const stp_tools_name_t tab[] = {
+      STP_TOOLS_NAME(GEX_OP_FAND), STP_TOOLS_NAME(GEX_OP_FOR),  STP_TOOLS_NAME(GEX_OP_FXOR),
+      STP_TOOLS_NAME(GEX_OP_FADD), STP_TOOLS_NAME(GEX_OP_FSUB), STP_TOOLS_NAME(GEX_OP_FMULT),
+      STP_TOOLS_NAME(GEX_OP_FMIN), STP_TOOLS_NAME(GEX_OP_FMAX), STP_TOOLS_NAME(GEX_OP_FINC),
+      STP_TOOLS_NAME(GEX_OP_FDEC), STP_TOOLS_NAME(GEX_OP_SWAP), STP_TOOLS_NAME(GEX_OP_FCAS),
+      STP_TOOLS_NAME(GEX_OP_GET),  STP_TOOLS_NAME(GEX_OP_AND),  STP_TOOLS_NAME(GEX_OP_OR),
+      STP_TOOLS_NAME(GEX_OP_XOR),  STP_TOOLS_NAME(GEX_OP_ADD),  STP_TOOLS_NAME(GEX_OP_SUB),
+      STP_TOOLS_NAME(GEX_OP_MULT), STP_TOOLS_NAME(GEX_OP_MIN),  STP_TOOLS_NAME(GEX_OP_MAX),
+      STP_TOOLS_NAME(GEX_OP_INC),  STP_TOOLS_NAME(GEX_OP_DEC),  STP_TOOLS_NAME(GEX_OP_SET),
+      STP_TOOLS_NAME(GEX_OP_CAS),  STP_TOOLS_NAME(GEX_OP_USER), STP_TOOLS_NAME(GEX_OP_USER_NC)};
+  return stp_tools_format_set(buf, op, tab, sizeof(tab) / sizeof(tab[0]));
+}
+static inline size_t gasnett_format_ti(char *buf, gex_TI_t ti) {
+  static const stp_tools_name_t tab[] = {STP_TOOLS_NAME(GEX_TI_SRCRANK), STP_TOOLS_NAME(GEX_TI_EP),
+                                         STP_TOOLS_NAME(GEX_TI_ENTRY), STP_TOOLS_NAME(GEX_TI_IS_REQ),
+                                         STP_TOOLS_NAME(GEX_TI_IS_LONG)};
+  return stp_tools_format_set(buf, ti, tab, sizeof(tab) / sizeof(tab[0]));
+}
+#endif /* _GASNETEX_H */
+
+/* ------------------------------------------------------------------ */
+/* tracing and statistics: stageport has none.  As in a GASNet build     */
+/* without --enable-trace/--enable-stats: the printf forms check their  */
+/* format and evaluate their arguments, then do nothing; the rest are   */
+/* constants or do nothing (STATS_INIT is 0: no callback registered).   */
+/* ------------------------------------------------------------------ */
+__attribute__((__format__(__printf__, 1, 2))) static inline void stp_tools_trace_noop(const char *fmt, ...) {
+  (void)fmt;
+}
 #define GASNETT_TRACE_ENABLED 0
 #define GASNETT_STATS_ENABLED 0
-#define GASNETT_TRACE_PRINTF(...) ((void)0)
-#define GASNETT_TRACE_PRINTF_FORCE(...) ((void)0)
-#define GASNETT_STATS_PRINTF(...) ((void)0)
-#define GASNETT_STATS_PRINTF_FORCE(...) ((void)0)
+#define GASNETT_TRACE_PRINTF stp_tools_trace_noop
+#define GASNETT_TRACE_PRINTF_FORCE stp_tools_trace_noop
+#define GASNETT_STATS_PRINTF stp_tools_trace_noop
+#define GASNETT_STATS_PRINTF_FORCE stp_tools_trace_noop
 #define GASNETT_TRACE_SETMASK(mask) ((void)0)
 #define GASNETT_TRACE_GETMASK() ""
 #define GASNETT_STATS_SETMASK(mask) ((void)0)
 #define GASNETT_STATS_GETMASK() ""
+#define GASNETT_STATS_INIT(callbackfn) 0
+#define GASNETT_STATS_DUMP(reset) ((void)0)
 #define GASNETT_TRACE_SET_TRACELOCAL(val) ((void)0)
 #define GASNETT_TRACE_GET_TRACELOCAL() 0
 #define GASNETT_TRACE_SETSOURCELINE(file, line) ((void)0)
 #define GASNETT_TRACE_GETSOURCELINE(pfile, pline) ((void)0)
 #define GASNETT_TRACE_FREEZESOURCELINE() ((void)0)
 #define GASNETT_TRACE_UNFREEZESOURCELINE() ((void)0)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GASNET_TOOLS_H */

@@ -51,9 +51,9 @@ static int uc_segment(uintptr_t size, void **base) {
   if (size && stp_ucx_region_map(&stp_uc.u, NULL, size, STP_UCX_ALLOCATE | STP_UCX_RKEY, &stp_uc.seg) != UCS_OK)
     rc = GASNET_ERR_RESOURCE; /* (reported; the exchange below is collective all the same) */
   *base = stp_uc.seg.addr;
-  stp_uc.rseg = calloc((size_t)stp_uc.u.size, sizeof(*stp_uc.rseg));
-  if (!stp_uc.rseg) stp_fatal("gasnet_attach: out of memory");
-  if (stp_ucx_exchange(&stp_uc.u, &stp_uc.seg, stp_uc.rseg) != UCS_OK)
+  stp_uc.rkeys = calloc((size_t)stp_uc.u.size, sizeof(*stp_uc.rkeys));
+  if (!stp_uc.rkeys) stp_fatal("gasnet_attach: out of memory");
+  if (stp_ucx_exchange(&stp_uc.u, &stp_uc.seg, stp_uc.rkeys) != UCS_OK)
     stp_fatal("gasnet_attach: the ucx stage could not exchange segment keys (see the message above)");
   return rc;
 }
@@ -63,9 +63,9 @@ static int uc_segment(uintptr_t size, void **base) {
 static void uc_close(void) {
   stp_uc.closing = 1; /* what the client left unsynced may meet peers gone */
   stp_ucx_flush(&stp_uc.u);
-  stp_ucx_remote_release(&stp_uc.u, stp_uc.rseg);
-  free(stp_uc.rseg);
-  stp_uc.rseg = NULL;
+  stp_ucx_remote_release(&stp_uc.u, stp_uc.rkeys);
+  free(stp_uc.rkeys);
+  stp_uc.rkeys = NULL;
   stp_ucx_close_endpoints(&stp_uc.u);
   if (stp_uc.seg.memh) stp_ucx_region_unmap(&stp_uc.u, &stp_uc.seg);
   stp_ucx_close(&stp_uc.u);
@@ -121,3 +121,31 @@ const stp_net_ops_t stp_net_ucx_ops = {
     .exit_notify = uc_exit_notify,
     .exit_take = uc_exit_take,
 };
+
+/* ------------------------------------------------------------------ */
+/* operations counted in event records                                 */
+/* ------------------------------------------------------------------ */
+_Static_assert(STP_EC_N <= 8 && _Alignof(stp_ev_t) >= 8, "an event category fits an event pointer's low bits");
+
+static const char *const cat_name[STP_EC_N] = {"a get", "a put's remote completion", "an AM payload",
+                                               "a local completion", "an atomic", "a collective"};
+
+void stp_uc_ev_done(void *req, ucs_status_t st, void *user_data) {
+  uintptr_t v = (uintptr_t)user_data;
+  int cat = (int)(v & 7u);
+  if (STP_UNLIKELY(st != UCS_OK) && !stp_uc.closing)
+    stp_fatal("ucx stage: %s failed in UCX: %s", cat_name[cat], ucs_status_string(st));
+  stp_ev_finish((stp_ev_t *)(v & ~(uintptr_t)7u), cat);
+  ucp_request_free(req);
+}
+
+int stp_uc_ev_track(ucs_status_ptr_t req, stp_ev_t *e, int cat, const char *what, gex_Rank_t node) {
+  if (STP_LIKELY(req == NULL)) return 1;
+  if (STP_UNLIKELY(UCS_PTR_IS_ERR(req))) {
+    if (stp_uc.closing) return 1;
+    stp_ucx_report(&stp_uc.u, UCS_PTR_STATUS(req), "%s node %u", what, (unsigned)node);
+    stp_fatal("ucx stage: %s node %u failed: %s", what, (unsigned)node, ucs_status_string(UCS_PTR_STATUS(req)));
+  }
+  stp_ev_start(e, cat);
+  return 0;
+}

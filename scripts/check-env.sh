@@ -14,7 +14,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-libdirs="boot credits ucx ptl common net-ucx core-mpi core-ucx ext-ref ext-ucx ext-portals api"
+libdirs="boot credits ucx ptl common net-ucx net-portals core-mpi core-ucx core-portals ext-ref ext-ucx ext-portals api legacy"
 bad=0
 
 # the table: rows of README.md's "Environment knobs" table, first column
@@ -28,7 +28,7 @@ fi
 
 # what the library reads (its own sources; ptl's tests and bench are clients)
 read_by_lib=$(find $libdirs -name '*.c' -not -path 'ptl/tests/*' -not -path 'ptl/bench/*' -print0 |
-  xargs -0 grep -ohE '(getenv|stp_env_u64)\("[A-Z][A-Z0-9_]*"' | grep -oE '"[A-Z0-9_]+"' | tr -d '"' | sort -u)
+  xargs -0 grep -ohE '(getenv|stp_env_u64|native_or_reference)\("[A-Z][A-Z0-9_]*"' | grep -oE '"[A-Z0-9_]+"' | tr -d '"' | sort -u)
 
 for v in $read_by_lib; do
   grep -qx "$v" <<<"$table" || { echo "env: the library reads $v, which the README table does not list"; bad=$((bad + 1)); }

@@ -11,10 +11,18 @@
 #   1  ucx                   the UCX module
 #   2  ptl                   the Portals emulation (its tests and bench too)
 #   3  common include        the runtime and seams; the public headers
-#   4  net-ucx               the `ucx` stage's network (shared by its Core and Extended API)
-#   5  core-mpi core-ucx ext-ref ext-ucx ext-portals    Cores, Extended backends
-#                            (ext-portals holds its network, Core and Extended API)
-#   6  api                   GASNet-1 entry points, lifecycle, stage table
+#   4  net-ucx net-portals   the networks: the state a stage's Core and Extended API
+#                            share (the `ucx` stage's; the Portals conduit of the ptl stages)
+#   5  core-mpi core-ucx core-portals ext-ref ext-ucx ext-portals
+#                            Cores, Extended backends (a Core and the Extended API of one
+#                            network never use each other: the network below serves both)
+#   6  api                   the gex_* entry points, checks, lifecycle, stage table
+#   7  legacy                GASNet-1 over GASNet-EX
+#
+# The legacy layer is held tighter: it may include only the public headers
+# (include/, and configure's config.h), and every symbol it takes from the
+# library below must be a public entry point -- gex_*, gasnet_* or one of
+# the _stp_* gasnetex.h declares for it -- never the library's internals.
 #
 # Two checks:
 #   includes  every #include "file" of every source, resolved to the
@@ -31,7 +39,8 @@ build=${1:-}
 
 declare -A layer=(
   [boot]=0 [credits]=0 [firehose]=0 [ucx]=1 [ptl]=2 [common]=3 [include]=3
-  [net-ucx]=4 [core-mpi]=5 [core-ucx]=5 [ext-ref]=5 [ext-ucx]=5 [ext-portals]=5 [api]=6
+  [net-ucx]=4 [net-portals]=4 [core-mpi]=5 [core-ucx]=5 [core-portals]=5 [ext-ref]=5 [ext-ucx]=5 [ext-portals]=5
+  [api]=6 [legacy]=7
 )
 bad=0
 
@@ -64,12 +73,23 @@ for d in "${!layer[@]}"; do
       if ! allowed "$d" "$to"; then
         echo "include: ${f#$top/} (layer ${layer[$d]}, $d) includes $h from $to (layer ${layer[$to]})"
         bad=$((bad + 1))
+      elif [ "$d" = legacy ] && [ "$to" != include ] && [ "$to" != legacy ]; then
+        echo "include: ${f#$top/} (legacy) includes $h from $to: the legacy layer sees the public headers only"
+        bad=$((bad + 1))
       fi
     done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f")
   done < <(find "$top/$d" -name '*.c' -o -name '*.h' -o -name '*.h.in')
 done
 
 # ------------------------------------------------------------ symbols
+# A public entry point: gex_*, gasnet_*, or an _stp_* that gasnetex.h declares.
+public_entry() {
+  case $1 in
+    gex_* | gasnet_*) return 0 ;;
+    _stp_*) grep -Eq "[^A-Za-z0-9_]$1[[:space:]]*\(" "$top/include/gasnetex.h" ;;
+    *) return 1 ;;
+  esac
+}
 if [ -n "$build" ]; then
   declare -A def=() # symbol -> directory
   libs=()
@@ -92,6 +112,9 @@ if [ -n "$build" ]; then
       [ -z "$to" ] && continue # libc, MPI, UCX, ...
       if ! allowed "$d" "$to"; then
         echo "symbol: $d (layer ${layer[$d]}) uses $sym from $to (layer ${layer[$to]})"
+        bad=$((bad + 1))
+      elif [ "$d" = legacy ] && [ "$to" != legacy ] && ! public_entry "$sym"; then
+        echo "symbol: legacy uses $sym from $to: not a public entry point (gex_*, gasnet_*, or an _stp_* of gasnetex.h)"
         bad=$((bad + 1))
       fi
     done < <(nm -u "$a" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u)

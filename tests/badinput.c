@@ -1,7 +1,9 @@
 /*
  * badinput.c -- invalid calls that the library must turn into a fatal error
  * naming the call and the bad value, ending the whole job with a non-zero
- * status and without a hang.
+ * status and without a hang.  (GASNet-1 calls are a layer over GASNet-EX's:
+ * an argument error is named by the gex_* call it reaches, gex_RMA_PutNBI
+ * for gasnet_put_nbi.)
  *
  * Usage: mpirun -np 2 badinput MODE      (badinput --list: the modes)
  *
@@ -12,8 +14,8 @@
  * contains all of them.  The other nodes wait in a barrier (or in
  * gasnet_attach): the fatal error must end them too.
  *
- * This test is specific to stageport (it calls stp_AMRequestShortM with 17
- * arguments, which gasnet.h declares).
+ * This test is specific to stageport (it calls _stp_AMRequestShort, the
+ * entry point gasnetex.h's AM macros expand to, with 17 arguments).
  */
 #include <gasnet.h>
 
@@ -71,33 +73,33 @@ static void h_sleep(gasnet_token_t t) { /* a handler that takes its time (it doe
   usleep(2000000);
 }
 static void h_reply_twice(gasnet_token_t t) {
-  expect("sub", "AMReplyShort");
+  expect("sub", "ReplyShort");
   gasnet_AMReplyShort0(t, H_REP);
   gasnet_AMReplyShort0(t, H_REP);
 }
 static void h_req_in_handler(gasnet_token_t t) {
   (void)t;
-  expect("sub", "AMRequestShort");
+  expect("sub", "RequestShort");
   expect("sub", "handler");
   gasnet_AMRequestShort0(0, H_REQ);
 }
 static void h_put_in_handler(gasnet_token_t t) {
   (void)t;
-  expect("sub", "gasnet_put");
+  expect("sub", "Put");
   expect("sub", "handler");
   gasnet_put(0, seg[0].addr, buf, 8);
 }
 static void h_reply_medium_big(gasnet_token_t t) {
   size_t n = gasnet_AMMaxMedium() + 1;
   char *b = malloc(n);
-  expect("sub", "AMReplyMedium");
+  expect("sub", "ReplyMedium");
   expect("word", "%zu", n);
   gasnet_AMReplyMedium0(t, H_MEDLONG, b, n);
 }
 /* a reply to a library handler index, with a payload that would be written
  * wherever the library handler's pointer arguments say */
 static void h_reply_reserved(gasnet_token_t t) {
-  expect("sub", "AMReplyMedium");
+  expect("sub", "ReplyMedium");
   expect("word", "11");
   gasnet_AMReplyMedium4(t, 11, buf, 64, 0x1000, 0, 0x2000, 0);
 }
@@ -128,49 +130,49 @@ typedef struct {
 static uint8_t *seg_end(gasnet_node_t n) { return (uint8_t *)seg[n].addr + seg[n].size; }
 
 static void m_node_range(void) {
-  expect("sub", "gasnet_put");
+  expect("sub", "Put");
   expect("word", "%u", (unsigned)nodes);
   gasnet_put(nodes, seg[0].addr, buf, 8);
 }
 static void m_node_range_get(void) {
-  expect("sub", "gasnet_get_nb");
+  expect("sub", "GetNB");
   expect("word", "%u", (unsigned)nodes + 5);
   gasnet_handle_t h = gasnet_get_nb(buf, nodes + 5, seg[0].addr, 8);
   gasnet_wait_syncnb(h);
 }
 static void m_node_range_am(void) {
-  expect("sub", "AMRequestShort");
+  expect("sub", "RequestShort");
   expect("word", "%u", (unsigned)nodes);
   gasnet_AMRequestShort0(nodes, H_REQ);
 }
 static void m_seg_beyond(void) {
   uint8_t *p = seg_end(0);
-  expect("sub", "gasnet_put");
+  expect("sub", "Put");
   expect_addr(p);
   gasnet_put(0, p, buf, 8);
 }
 static void m_seg_before(void) {
   uint8_t *p = (uint8_t *)seg[0].addr - 8;
-  expect("sub", "gasnet_get");
+  expect("sub", "Get");
   expect_addr(p);
   gasnet_get(buf, 0, p, 8);
 }
 static void m_seg_straddle(void) {
   uint8_t *p = seg_end(1) - 4;
-  expect("sub", "gasnet_put_bulk");
+  expect("sub", "PutBlocking");
   expect_addr(p);
   gasnet_put_bulk(1, p, buf, 8);
 }
 static void m_seg_straddle_memset(void) {
   uint8_t *p = seg_end(1) - 100;
-  expect("sub", "gasnet_memset_nbi");
+  expect("sub", "PutNBI");
   expect_addr(p);
   gasnet_memset_nbi(1, p, 0, 200);
   gasnet_wait_syncnbi_puts();
 }
 static void m_long_dest_range(void) {
   uint8_t *p = seg_end(1) - 32;
-  expect("sub", "AMRequestLong");
+  expect("sub", "RequestLong");
   expect_addr(p);
   gasnet_AMRequestLong0(1, H_MEDLONG, buf, 64, p);
 }
@@ -184,17 +186,17 @@ static void m_handler_unreg(void) {
  * 0x1000 of the target, index 9 (a put acknowledgement) decrement a
  * counter there; both must be refused at the source. */
 static void m_reserved_handler_request(void) {
-  expect("sub", "AMRequestShort");
+  expect("sub", "RequestShort");
   expect("word", "2");
   gasnet_AMRequestShort7(1, 2, 0x1000, 0, 0x55, 4096, 0, 0x1000, 0);
 }
 static void m_reserved_handler_request9(void) {
-  expect("sub", "AMRequestShort");
+  expect("sub", "RequestShort");
   expect("word", "9");
   gasnet_AMRequestShort2(1, 9, 0x1000, 0);
 }
 static void m_reserved_handler_long(void) {
-  expect("sub", "AMRequestLong");
+  expect("sub", "RequestLong");
   expect("word", "8");
   gasnet_AMRequestLong2(1, 8, buf, 64, seg[1].addr, 0x1000, 0);
 }
@@ -202,21 +204,22 @@ static void m_reserved_handler_reply(void) { gasnet_AMRequestShort0(1, H_REPLY_R
 static void m_medium_too_big(void) {
   size_t n = gasnet_AMMaxMedium() + 1;
   char *b = calloc(1, n);
-  expect("sub", "AMRequestMedium");
+  expect("sub", "RequestMedium");
   expect("word", "%zu", n);
   gasnet_AMRequestMedium0(1, H_MEDLONG, b, n);
 }
 static void m_long_too_big(void) {
   size_t n = gasnet_AMMaxLongRequest() + 1;
   char *b = calloc(1, n);
-  expect("sub", "AMRequestLong");
+  expect("sub", "RequestLong");
   expect("word", "%zu", n);
   gasnet_AMRequestLong0(1, H_MEDLONG, b, n, seg[1].addr);
 }
 static void m_nargs(void) {
-  expect("sub", "AMRequestShort");
+  expect("sub", "RequestShort");
   expect("word", "17");
-  stp_AMRequestShortM(1, H_REQ, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+  /* (no macro takes 17 arguments: the entry point they all expand to) */
+  _stp_AMRequestShort(_stp_legacy_tm, 1, H_REQ, 0, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
 }
 static void m_bad_stage(void) {
   expect("sub", "STAGEPORT_STAGE");
@@ -238,18 +241,18 @@ static void m_env_negative(void) {
 }
 static void m_before_init(void) {
   static uint64_t x, y;
-  expect("sub", "gasnet_put");
+  expect("sub", "Put");
   expect("sub", "init");
   gasnet_put(0, &x, &y, 8);
 }
 static void m_before_attach(void) {
   static uint64_t x, y;
-  expect("sub", "gasnet_put");
+  expect("sub", "Put");
   expect("sub", "attach");
   gasnet_put(1, &x, &y, 8);
 }
 static void m_before_attach_am(void) {
-  expect("sub", "AMRequestShort");
+  expect("sub", "RequestShort");
   expect("sub", "attach");
   gasnet_AMRequestShort0(1, H_REQ);
 }
@@ -305,7 +308,7 @@ static void m_stale_handle(void) {
   gasnet_handle_t h = gasnet_put_nb(1, seg[1].addr, buf, 64), h2;
   gasnet_wait_syncnb(h);
   h2 = gasnet_put_nb_bulk(1, (char *)seg[1].addr + 64, buf, 1 << 15); /* (reuses h's record) */
-  expect("sub", "gasnet_try_syncnb");
+  expect("sub", "Event_Test");
   expect("sub", "not an operation in flight");
   while (gasnet_try_syncnb(h) != GASNET_OK) continue;
   gasnet_wait_syncnb(h2);
@@ -322,18 +325,18 @@ static void m_stale_valget(void) {
   (void)gasnet_wait_syncnb_valget(v2);
 }
 static void m_null_put_source(void) {
-  expect("sub", "gasnet_put_nbi");
+  expect("sub", "PutNBI");
   expect("sub", "source is NULL");
   gasnet_put_nbi(1, seg[1].addr, NULL, 8);
   gasnet_wait_syncnbi_puts();
 }
 static void m_null_get_destination(void) {
-  expect("sub", "gasnet_get");
+  expect("sub", "Get");
   expect("sub", "destination is NULL");
   gasnet_get(NULL, 1, seg[1].addr, 8);
 }
 static void m_null_medium_source(void) {
-  expect("sub", "AMRequestMedium");
+  expect("sub", "RequestMedium");
   expect("sub", "source is NULL");
   gasnet_AMRequestMedium0(1, H_MEDLONG, NULL, 16);
 }
@@ -373,6 +376,146 @@ static void m_barrier_double_notify(void) {
   expect("sub", "gasnet_barrier_notify");
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+
+/* ------------------------------------------------------------------ */
+/* GASNet-EX entry points (gasnet.h includes gasnetex.h): each bad call */
+/* must be named as the gex_* call, with the bad value                 */
+/* ------------------------------------------------------------------ */
+static gex_TM_t ex_tm(void) {
+  gex_Client_t c;
+  gex_EP_t e;
+  gex_TM_t t;
+  gex_Segment_t s;
+  gasnet_QueryGexObjects(&c, &e, &t, &s);
+  return t;
+}
+static gex_EP_t ex_ep(void) {
+  gex_Client_t c;
+  gex_EP_t e;
+  gex_TM_t t;
+  gex_Segment_t s;
+  gasnet_QueryGexObjects(&c, &e, &t, &s);
+  return e;
+}
+static void m_ex_put_nb_rank(void) {
+  gex_Event_t e;
+  expect("sub", "gex_RMA_PutNB");
+  expect("word", "%u", (unsigned)nodes + 2);
+  e = gex_RMA_PutNB(ex_tm(), nodes + 2, seg[0].addr, buf, 8, GEX_EVENT_NOW, 0);
+  gex_Event_Wait(e);
+}
+static void m_ex_am_short_rank(void) {
+  expect("sub", "gex_AM_RequestShort");
+  expect("word", "%u", (unsigned)nodes);
+  gex_AM_RequestShort0(ex_tm(), nodes, H_REQ, 0);
+}
+static void m_ex_prepare_rank(void) {
+  gex_AM_SrcDesc_t sd;
+  expect("sub", "gex_AM_PrepareRequestMedium");
+  expect("word", "%u", (unsigned)nodes + 1);
+  sd = gex_AM_PrepareRequestMedium(ex_tm(), nodes + 1, NULL, 8, 8, NULL, 0, 0);
+  if (sd != GEX_AM_SRCDESC_NO_OP) gex_AM_CommitRequestMedium0(sd, H_MEDLONG, 8);
+}
+static void m_ex_medium_reserved(void) {
+  expect("sub", "gex_AM_RequestMedium");
+  expect("word", "5");
+  gex_AM_RequestMedium0(ex_tm(), 1, 5, buf, 16, GEX_EVENT_NOW, 0);
+}
+static void m_ex_medium_too_big(void) {
+  size_t n = gex_AM_MaxRequestMedium(ex_tm(), 1, GEX_EVENT_NOW, 0, 0) + 1;
+  char *b = calloc(1, n);
+  expect("sub", "gex_AM_RequestMedium");
+  expect("word", "%zu", n);
+  gex_AM_RequestMedium0(ex_tm(), 1, H_MEDLONG, b, n, GEX_EVENT_NOW, 0);
+}
+static void m_ex_commit_too_big(void) {
+  gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(ex_tm(), 1, NULL, 16, 64, NULL, 0, 0);
+  size_t n = gex_AM_SrcDescSize(sd) + 1;
+  expect("sub", "gex_AM_CommitRequestMedium");
+  expect("word", "%zu", n);
+  gex_AM_CommitRequestMedium0(sd, H_MEDLONG, n);
+}
+/* an event synchronized already, waited for again: a barrier's (the
+ * other nodes join it late, so it is pending when gex_Coll_BarrierNB
+ * returns on node 0; an RMA event may be complete at once -- ucx) */
+static void m_ex_event_wait_stale(void) {
+  gex_Event_t e;
+  if (me != 0) {
+    double end = 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    end = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + 0.3;
+    do {
+      gasnet_AMPoll();
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+    } while ((double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec < end);
+    gex_Event_Wait(gex_Coll_BarrierNB(ex_tm(), 0));
+    return;
+  }
+  e = gex_Coll_BarrierNB(ex_tm(), 0);
+  if (e == GEX_EVENT_INVALID) {
+    printf("badinput: node %u: gex_Coll_BarrierNB returned GEX_EVENT_INVALID before the others joined\n", (unsigned)me);
+    fflush(stdout);
+    gasnet_exit(0);
+  }
+  gex_Event_Wait(e);
+  expect("sub", "gex_Event_Wait");
+  expect("sub", "synchronized");
+  expect_addr((void *)e);
+  gex_Event_Wait(e);
+}
+static void m_ex_event_test_no_op(void) {
+  expect("sub", "gex_Event_Test");
+  expect("sub", "GEX_EVENT_NO_OP");
+  (void)gex_Event_Test(GEX_EVENT_NO_OP);
+}
+static void m_ex_query_leaf_category(void) {
+  gex_Event_t lc = GEX_EVENT_INVALID, e = gex_RMA_PutNB(ex_tm(), 1, seg[1].addr, buf, 64, &lc, 0);
+  expect("sub", "gex_Event_QueryLeaf");
+  expect("sub", "0x%x", (unsigned)GEX_EC_PUT);
+  (void)gex_Event_QueryLeaf(e, GEX_EC_PUT);
+  gex_Event_Wait(e);
+}
+static void m_ex_bad_team_rma(void) {
+  expect("sub", "gex_RMA_PutBlocking");
+  expect("sub", "1234");
+  gex_RMA_PutBlocking((gex_TM_t)(uintptr_t)0x1234, 1, seg[1].addr, buf, 8, 0);
+}
+static void m_ex_bad_team_am(void) {
+  expect("sub", "gex_AM_RequestShort");
+  expect("sub", "1234");
+  gex_AM_RequestShort0((gex_TM_t)(uintptr_t)0x1234, 1, H_REQ, 0);
+}
+static void m_ex_bad_team_query(void) {
+  expect("sub", "gex_TM_QuerySize");
+  expect("sub", "1234");
+  printf("badinput: node %u: gex_TM_QuerySize returned %u\n", (unsigned)me,
+         (unsigned)gex_TM_QuerySize((gex_TM_t)(uintptr_t)0x1234));
+}
+static void m_ex_put_val_9(void) {
+  expect("sub", "gex_RMA_PutBlockingVal");
+  expect("word", "9");
+  gex_RMA_PutBlockingVal(ex_tm(), 1, seg[1].addr, 0x1122334455667788ull, 9, 0);
+}
+/* an error code rather than a fatal error (as attach_bad_table) */
+static void m_ex_register_reserved(void) {
+  gex_AM_Entry_t e;
+  int rc;
+  memset(&e, 0, sizeof(e));
+  e.gex_index = 5;
+  e.gex_fnptr = (gex_AM_Fn_t)h_req;
+  e.gex_flags = GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST;
+  e.gex_nargs = 0;
+  expect("sub", "gex_EP_RegisterHandlers");
+  expect("word", "5");
+  rc = gex_EP_RegisterHandlers(ex_ep(), &e, 1);
+  if (rc != GASNET_OK) {
+    printf("badinput: node %u: gex_EP_RegisterHandlers returned %d (%s) for handler index 5\n", (unsigned)me, rc,
+           gasnet_ErrorName(rc));
+    fflush(stdout);
+    gasnet_exit(1);
+  }
 }
 
 static const mode_t_ modes[] = {
@@ -419,6 +562,22 @@ static const mode_t_ modes[] = {
     {"put_in_handler", AFTER_ATTACH, m_put_in_handler, 0, "gasnet_put from inside a handler"},
     {"barrier_wait_no_notify", AFTER_ATTACH, m_barrier_wait_no_notify, 0, "gasnet_barrier_wait without notify"},
     {"barrier_double_notify", AFTER_ATTACH, m_barrier_double_notify, 0, "gasnet_barrier_notify twice"},
+    {"ex_put_nb_rank", AFTER_ATTACH, m_ex_put_nb_rank, 0, "gex_RMA_PutNB to rank gasnet_nodes()+2"},
+    {"ex_am_short_rank", AFTER_ATTACH, m_ex_am_short_rank, 1, "gex_AM_RequestShort0 to rank gasnet_nodes()"},
+    {"ex_prepare_rank", AFTER_ATTACH, m_ex_prepare_rank, 0, "gex_AM_PrepareRequestMedium to rank gasnet_nodes()+1"},
+    {"ex_medium_reserved", AFTER_ATTACH, m_ex_medium_reserved, 0, "gex_AM_RequestMedium0 to handler 5 (reserved)"},
+    {"ex_medium_too_big", AFTER_ATTACH, m_ex_medium_too_big, 1, "gex_AM_RequestMedium0 of gex_AM_MaxRequestMedium()+1"},
+    {"ex_commit_too_big", AFTER_ATTACH, m_ex_commit_too_big, 0, "gex_AM_CommitRequestMedium0 of gex_AM_SrcDescSize()+1"},
+    {"ex_event_wait_stale", AFTER_ATTACH, m_ex_event_wait_stale, -1,
+     "gex_Event_Wait on a (barrier) event waited for already (node 0)"},
+    {"ex_event_test_no_op", AFTER_ATTACH, m_ex_event_test_no_op, 1, "gex_Event_Test(GEX_EVENT_NO_OP)"},
+    {"ex_query_leaf_category", AFTER_ATTACH, m_ex_query_leaf_category, 0, "gex_Event_QueryLeaf(root, GEX_EC_PUT)"},
+    {"ex_bad_team_rma", AFTER_ATTACH, m_ex_bad_team_rma, 0, "gex_RMA_PutBlocking on team (gex_TM_t)0x1234"},
+    {"ex_bad_team_am", AFTER_ATTACH, m_ex_bad_team_am, 1, "gex_AM_RequestShort0 on team (gex_TM_t)0x1234"},
+    {"ex_bad_team_query", AFTER_ATTACH, m_ex_bad_team_query, 0, "gex_TM_QuerySize((gex_TM_t)0x1234)"},
+    {"ex_put_val_9", AFTER_ATTACH, m_ex_put_val_9, 0, "gex_RMA_PutBlockingVal of 9 bytes"},
+    {"ex_register_reserved", AFTER_ATTACH, m_ex_register_reserved, 0,
+     "gex_EP_RegisterHandlers with index 5 (reserved): GASNET_ERR_BAD_ARG"},
 };
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
 

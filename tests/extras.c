@@ -6,7 +6,11 @@
  * compared with its answer after attach), the segment configuration macros
  * and the page alignment of every node's segment, and gasnet_tools.h
  * (timers, atomics from several threads with exact totals, fences, locks,
- * environment and system helpers).
+ * environment and system helpers; and the tools GASNet-EX's test programs
+ * use: gasnett_nsleep, the threading model and specification level,
+ * annotations, PRIuSZ, the release, gasnett_exe_name, gasnett_set_affinity,
+ * the no-op tracing, backtraces through GASNET_BACKTRACE_TYPE, freezing for
+ * a debugger, fatal errors in child processes: extras --fatal-child K).
  *
  * Usage: mpirun -np N extras      (any N >= 1)
  *
@@ -19,12 +23,19 @@
 #include <gasnet.h>
 #include <gasnet_tools.h>
 
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ */
@@ -664,6 +675,397 @@ static void test_misc_tools(void) {
 }
 
 /* ------------------------------------------------------------------ */
+/* the GASNet tools GASNet-EX's test programs use (tools spec 1.20)    */
+/* ------------------------------------------------------------------ */
+/* compile-time: the threading model a GASNET_SEQ client (gasnet.h's
+ * default) gets, the specification level, the platform identifiers */
+#if !GASNETT_THREAD_SINGLE || defined(GASNETT_THREAD_SAFE) || defined(GASNETT_LITE_MODE)
+#error "a GASNET_SEQ client's tools are not GASNETT_THREAD_SINGLE"
+#endif
+#if GASNETT_SPEC_VERSION_MAJOR != 1 || GASNETT_SPEC_VERSION_MINOR != 20
+#error "GASNETT_SPEC_VERSION is not 1.20"
+#endif
+#if !PLATFORM_COMPILER_VERSION_GE(4, 0, 0) || PLATFORM_COMPILER_ID != PLATFORM_COMPILER_FAMILYID || \
+    !(PLATFORM_ARCH_32 + PLATFORM_ARCH_64 == 1)
+#error "PLATFORM_COMPILER_VERSION_GE / PLATFORM_COMPILER_ID / PLATFORM_ARCH_32|64"
+#endif
+#if !defined(PRIuSZ) || !defined(PRIdSZ) || !defined(PRIxSZ) || !defined(GASNETT_FALLTHROUGH) || \
+    !defined(GASNETT_SET_AFFINITY_SUPPORT)
+#error "PRI*SZ, GASNETT_FALLTHROUGH or GASNETT_SET_AFFINITY_SUPPORT missing"
+#endif
+
+/* fd 2 into a temporary file while fn(arg) runs: what was written there */
+static size_t capture_stderr(void (*fn)(void *), void *arg, char *out, size_t outsz) {
+  FILE *tmp = tmpfile();
+  int saved;
+  size_t n = 0;
+  out[0] = '\0';
+  if (!tmp) return 0;
+  fflush(stderr);
+  saved = dup(2);
+  dup2(fileno(tmp), 2);
+  fn(arg);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  rewind(tmp);
+  n = fread(out, 1, outsz - 1, tmp);
+  out[n] = '\0';
+  fclose(tmp);
+  return n;
+}
+
+/* This program run again as a child process (posix_spawn: a fresh
+ * process, no MPI, nothing of the parent's but its environment) to end in
+ * a fatal error: "extras --fatal-child K", with its stderr into a pipe.
+ * The output and how it ended (waitpid status). */
+static int run_child(int k, char *out, size_t outsz, int *status) {
+  int p[2];
+  size_t n = 0;
+  ssize_t r;
+  pid_t pid;
+  char kstr[16];
+  char *argv[4];
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  sigset_t dfl;
+  int rc;
+  out[0] = '\0';
+  snprintf(kstr, sizeof(kstr), "%d", k);
+  argv[0] = (char *)"extras";
+  argv[1] = (char *)"--fatal-child";
+  argv[2] = kstr;
+  argv[3] = NULL;
+  if (pipe(p)) return 0;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+  posix_spawn_file_actions_addclose(&fa, p[0]);
+  posix_spawn_file_actions_addclose(&fa, p[1]);
+  posix_spawnattr_init(&attr);
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGABRT);
+  posix_spawnattr_setsigdefault(&attr, &dfl);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  rc = posix_spawn(&pid, gasnett_exe_name(), &fa, &attr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  close(p[1]);
+  if (rc) {
+    close(p[0]);
+    fail("posix_spawn(%s): %s", gasnett_exe_name(), strerror(rc));
+    return 0;
+  }
+  while (n < outsz - 1 && (r = read(p[0], out + n, outsz - 1 - n)) > 0) n += (size_t)r;
+  out[n] = '\0';
+  close(p[0]);
+  return waitpid(pid, status, 0) == pid;
+}
+
+static void child_fatal(void) {
+  gasnett_fatalerror("extras fatal at line %d", __LINE__); /* the same line as the position it reports */
+}
+static void child_fatal_nopos(void) {
+  gasnett_fatalerror_nopos("extras nopos %s", "msg");
+}
+static void child_fatal_bt(void) {
+  setenv("GASNET_BACKTRACE", "1", 1);
+  setenv("GASNET_BACKTRACE_TYPE", "EXECINFO", 1);
+  gasnett_fatalerror_nopos("extras with a backtrace");
+}
+/* the child's part: no core file, no freeze; the fatal error K */
+static int fatal_child(int k) {
+  struct rlimit nocore = {0, 0};
+  (void)setrlimit(RLIMIT_CORE, &nocore);
+  unsetenv("GASNET_FREEZE_ON_ERROR");
+  unsetenv("GASNET_BACKTRACE");
+  if (k == 0) child_fatal();
+  if (k == 1) child_fatal_nopos();
+  if (k == 2) child_fatal_bt();
+  return 0; /* (reached only for a K without a fatal error) */
+}
+/* a non-void function may end in gasnett_fatalerror (it does not return):
+ * -Werror would reject this otherwise */
+static int fatal_or(int x) {
+  if (x >= 0) return x;
+  gasnett_fatalerror("negative %d", x);
+}
+
+static void display_all(void *arg) {
+  (void)arg;
+  gasnett_envstr_display("STP_EXTRAS_X", "v", 1);
+  gasnett_envint_display("STP_EXTRAS_Y", 4096, 0, 1);
+  gasnett_envdbl_display("STP_EXTRAS_Z", 0.5, 0);
+}
+static void bt_unknown(void *arg) { *(int *)arg = gasnett_print_backtrace(12345); }
+
+static volatile int freeze_flag;
+static void *unfreeze_thread(void *arg) {
+  (void)arg;
+  while (!__atomic_load_n(&freeze_flag, __ATOMIC_ACQUIRE)) gasnett_nsleep(1000000);
+  gasnett_nsleep(5000000);
+  __atomic_store_n(&freeze_flag, 0, __ATOMIC_RELEASE);
+  return NULL;
+}
+static void freeze_now(void *arg) {
+  (void)arg;
+  gasnett_freezeForDebuggerNow(&freeze_flag, "freeze_flag");
+}
+
+static void on_alarm(int sig) { (void)sig; }
+static void *interrupter(void *arg) {
+  gasnett_nsleep(30 * 1000 * 1000);
+  pthread_kill(*(pthread_t *)arg, SIGALRM);
+  return NULL;
+}
+
+/* the affinity of a thread pinned to each of a few ranks */
+static void *affinity_thread(void *arg) {
+  long n = sysconf(_SC_NPROCESSORS_CONF);
+  int ranks[3] = {(int)me, -1, (int)n + 1};
+  cpu_set_t allowed, set;
+  intptr_t bad = 0;
+  (void)arg;
+  if (n <= 0 || sched_getaffinity(0, sizeof(allowed), &allowed)) return (void *)(intptr_t)1;
+  for (int i = 0; i < 3; i++) {
+    int cpu = (int)(((ranks[i] % n) + n) % n);
+    int rc = gasnett_set_affinity(ranks[i]);
+    if (rc == 0) {
+      if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) || CPU_COUNT(&set) != 1 || !CPU_ISSET(cpu, &set))
+        bad |= 2;
+    } else if (CPU_ISSET(cpu, &allowed)) {
+      bad |= 4; /* refused a processor the process may use */
+    }
+  }
+  return (void *)bad;
+}
+
+static void test_ex_tools(void) {
+  char out[8192], buf[256];
+  gasnett_tick_t t0;
+  uint64_t ns;
+  int status, k = 0, rc;
+  section = "gasnett EX tools";
+
+  /* gasnett_nsleep: at least the time asked; 0 at once; a signal cuts it
+   * short with EINTR */
+  t0 = gasnett_ticks_now();
+  rc = gasnett_nsleep(0);
+  CHECK(rc == 0 && gasnett_ticks_to_ns(gasnett_ticks_now() - t0) < 50000000u, "gasnett_nsleep(0)");
+  for (uint64_t want = 1000; want <= 20000000u; want *= 20) {
+    t0 = gasnett_ticks_now();
+    rc = gasnett_nsleep(want);
+    ns = gasnett_ticks_to_ns(gasnett_ticks_now() - t0);
+    CHECK(rc == 0 && ns >= want && ns < want + 2000000000u, "gasnett_nsleep(%" PRIu64 "): %d after %" PRIu64 " ns",
+          want, rc, ns);
+  }
+  {
+    struct sigaction sa, old;
+    pthread_t self = pthread_self(), th;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_alarm; /* no SA_RESTART */
+    sigemptyset(&sa.sa_mask);
+    if (!sigaction(SIGALRM, &sa, &old)) {
+      if (!pthread_create(&th, NULL, interrupter, &self)) {
+        t0 = gasnett_ticks_now();
+        errno = 0;
+        rc = gasnett_nsleep(3000000000ull);
+        ns = gasnett_ticks_to_ns(gasnett_ticks_now() - t0);
+        CHECK(rc != 0 && errno == EINTR && ns < 2500000000ull, "an interrupted 3 s gasnett_nsleep: %d (%s) after %" PRIu64 " ns",
+              rc, strerror(errno), ns);
+        pthread_join(th, NULL);
+      }
+      sigaction(SIGALRM, &old, NULL);
+    }
+  }
+
+  /* annotations: fall-through, evaluation once, assume, unreachable */
+  for (int c = 0; c < 3; c++) {
+    int v = 0;
+    switch (c) {
+      case 0: v += 1; GASNETT_FALLTHROUGH
+      case 1: v += 10; break;
+      case 2: v = 100; break;
+      default: gasnett_unreachable();
+    }
+    gasnett_assume(v > 0);
+    CHECK(v == (c == 0 ? 11 : c == 1 ? 10 : 100), "GASNETT_FALLTHROUGH case %d: %d", c, v);
+  }
+  GASNETT_UNUSED_ARGS1(k++);
+  GASNETT_UNUSED_ARGS3(k++, k++, k++);
+  GASNETT_UNUSED_ARGS8(k++, k++, k++, k++, k++, k++, k++, k++);
+  CHECK(k == 12, "GASNETT_UNUSED_ARGS* evaluated %d arguments of 12", k);
+  CHECK(fatal_or(5) == 5, "fatal_or");
+
+  /* size_t conversions */
+  snprintf(buf, sizeof(buf), "%" PRIuSZ " %" PRIxSZ " %" PRIdSZ, (size_t)12345, (size_t)255, (ssize_t)-5);
+  CHECK(!strcmp(buf, "12345 ff -5"), "PRIuSZ/PRIxSZ/PRIdSZ: \"%s\"", buf);
+
+  /* versions and configuration */
+  snprintf(buf, sizeof(buf), "%d.%d.%d", GASNETT_RELEASE_VERSION_MAJOR, GASNETT_RELEASE_VERSION_MINOR,
+           GASNETT_RELEASE_VERSION_PATCH);
+  CHECK(!strcmp(gasnett_release_version_str(), buf) &&
+            gasnett_release_version() == (uint64_t)GASNETT_RELEASE_VERSION_MAJOR * 1000000 +
+                                             GASNETT_RELEASE_VERSION_MINOR * 10000 + GASNETT_RELEASE_VERSION_PATCH,
+        "gasnett_release_version(_str): \"%s\" %" PRIu64, gasnett_release_version_str(), gasnett_release_version());
+  CHECK(strstr(GASNETT_CONFIG_STRING, "THREADMODEL=SEQ") && strstr(GASNETT_CONFIG_STRING, "SPEC=1.20"),
+        "GASNETT_CONFIG_STRING \"%s\"", GASNETT_CONFIG_STRING);
+
+  /* the executable: an absolute path to this program (or libtool's
+   * lt-extras beside it) */
+  {
+    const char *exe = gasnett_exe_name();
+    CHECK(exe[0] == '/' && strstr(exe, "extras") && !access(exe, X_OK), "gasnett_exe_name \"%s\"", exe);
+  }
+  {
+    char *loc = gasnett_current_loc;
+    snprintf(buf, sizeof(buf), "test_ex_tools() at %s:%d", __FILE__, __LINE__ - 1);
+    CHECK(loc && !strcmp(loc, buf), "gasnett_current_loc \"%s\", expected \"%s\"", loc ? loc : "(null)", buf);
+    free(loc);
+  }
+
+  /* gasnett_set_affinity, on a thread of its own (the others stay free) */
+  {
+    pthread_t th;
+    void *res = NULL;
+    if (!pthread_create(&th, NULL, affinity_thread, NULL)) {
+      pthread_join(th, &res);
+      CHECK(res == NULL, "gasnett_set_affinity: %s", (intptr_t)res == 1 ? "no processor count or affinity"
+                                                     : ((intptr_t)res & 2) ? "not pinned to exactly that processor"
+                                                                           : "refused an allowed processor");
+    }
+  }
+
+  /* tracing and statistics: no-ops that check their format and evaluate
+   * their arguments */
+  k = 0;
+  GASNETT_TRACE_PRINTF("extras %d", ++k);
+  GASNETT_TRACE_PRINTF_FORCE("extras %d", ++k);
+  GASNETT_STATS_PRINTF("extras %d", ++k);
+  GASNETT_STATS_PRINTF_FORCE("extras %s", "x");
+  GASNETT_TRACE_SETMASK(GASNETT_TRACE_GETMASK());
+  GASNETT_STATS_SETMASK(GASNETT_STATS_GETMASK());
+  GASNETT_TRACE_SET_TRACELOCAL(GASNETT_TRACE_GET_TRACELOCAL());
+  GASNETT_TRACE_SETSOURCELINE(__FILE__, __LINE__);
+  GASNETT_STATS_DUMP(1);
+  CHECK(k == 3 && !GASNETT_TRACE_ENABLED && GASNETT_STATS_INIT(NULL) == 0 && !strcmp(GASNETT_TRACE_GETMASK(), ""),
+        "tracing/stats no-ops (%d arguments evaluated of 3)", k);
+
+  /* the environment displays print nothing (gasnett_verboseenv() is 0) */
+  capture_stderr(display_all, NULL, out, sizeof(out));
+  CHECK(out[0] == '\0', "gasnett_env*_display printed \"%s\"", out);
+
+  /* backtraces: the mechanisms GASNET_BACKTRACE_TYPE lists, in order */
+  {
+    FILE *tmp = tmpfile();
+    int calls = bt_calls;
+    if (tmp) {
+      gasnett_setenv("GASNET_BACKTRACE_TYPE", "EXECINFO");
+      rc = gasnett_print_backtrace(fileno(tmp));
+      fflush(tmp);
+      rewind(tmp);
+      out[fread(out, 1, sizeof(out) - 1, tmp)] = '\0';
+      CHECK(rc == 0 && bt_calls == calls && strstr(out, "Invoking EXECINFO for backtrace") &&
+                strlen(strchr(out, '\n') ? strchr(out, '\n') : "") > 10,
+            "EXECINFO backtrace: %d \"%.200s\"", rc, out);
+      /* the client's (it fails on any fd but 12345), then EXECINFO */
+      gasnett_setenv("GASNET_BACKTRACE_TYPE", "extras,EXECINFO");
+      rewind(tmp);
+      rc = gasnett_print_backtrace(fileno(tmp));
+      CHECK(rc == 0 && bt_calls == calls + 1, "EXTRAS then EXECINFO: %d, %d calls", rc, bt_calls - calls);
+      fclose(tmp);
+    }
+    gasnett_setenv("GASNET_BACKTRACE_TYPE", "NOSUCH,EXTRAS");
+    rc = -2;
+    capture_stderr(bt_unknown, &rc, out, sizeof(out));
+    CHECK(rc == 0 && bt_calls == calls + 2 && strstr(out, "NOSUCH"), "an unknown mechanism, then EXTRAS: %d \"%s\"", rc,
+          out);
+    gasnett_unsetenv("GASNET_BACKTRACE_TYPE");
+    gasnett_unsetenv("GASNET_BACKTRACE");
+    CHECK(gasnett_print_backtrace_ifenabled(12345) != 0 && bt_calls == calls + 2,
+          "print_backtrace_ifenabled without GASNET_BACKTRACE");
+    gasnett_setenv("GASNET_BACKTRACE", "1");
+    CHECK(gasnett_print_backtrace_ifenabled(12345) == 0 && bt_calls == calls + 3,
+          "print_backtrace_ifenabled with GASNET_BACKTRACE=1");
+    gasnett_unsetenv("GASNET_BACKTRACE");
+    gasnett_backtrace_init(gasnett_exe_name());
+  }
+
+  /* freezing: the message, then a return once the flag is cleared */
+  {
+    pthread_t th;
+    freeze_flag = 0;
+    if (!pthread_create(&th, NULL, unfreeze_thread, NULL)) {
+      capture_stderr(freeze_now, NULL, out, sizeof(out));
+      pthread_join(th, NULL);
+      snprintf(buf, sizeof(buf), "pid=%d", (int)getpid());
+      CHECK(strstr(out, "Process frozen for debugger") && strstr(out, buf) && strstr(out, "'freeze_flag'") &&
+                freeze_flag == 0,
+            "gasnett_freezeForDebuggerNow: \"%s\"", out);
+    }
+  }
+  gasnett_freezeForDebuggerErr(); /* GASNET_FREEZE_ON_ERROR unset: returns at once */
+
+  /* fatal errors, in child processes (node 0 only; see run_child): the
+   * message with its position or without, a backtrace on request, then
+   * SIGABRT */
+  if (me == 0) {
+    if (run_child(0, out, sizeof(out), &status)) {
+      const char *at;
+      int l1 = -1, l2 = -2;
+      snprintf(buf, sizeof(buf), "*** FATAL ERROR: in child_fatal() at %s:", __FILE__);
+      at = strstr(out, buf);
+      if (at) (void)sscanf(at + strlen(buf), "%d: extras fatal at line %d", &l1, &l2);
+      CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && l1 == l2,
+            "gasnett_fatalerror: status %#x, \"%s\" (expected \"%sN: extras fatal at line N\")", status, out, buf);
+    }
+    if (run_child(1, out, sizeof(out), &status))
+      CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && strstr(out, "*** FATAL ERROR: extras nopos msg\n"),
+            "gasnett_fatalerror_nopos: status %#x, \"%s\"", status, out);
+    if (run_child(2, out, sizeof(out), &status))
+      CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && strstr(out, "extras with a backtrace") &&
+                strstr(out, "Invoking EXECINFO for backtrace"),
+            "a fatal error with GASNET_BACKTRACE=1: status %#x, \"%.300s\"", status, out);
+  }
+
+#ifdef _GASNETEX_H
+  /* descriptions of GASNet-EX arguments (when gasnet.h is a layer over
+   * gasnetex.h) */
+  {
+    gex_Memvec_t v[2] = {{(void *)0x1000, 16}, {(void *)0x800, 8}};
+    void *al[2] = {(void *)0x2000, (void *)0x1000};
+    ptrdiff_t ds[2] = {-8, 1024}, ss[2] = {16, 4096};
+    size_t cnt[2] = {3, 5};
+    char *big = (char *)malloc(gasnett_format_putsgets_bufsz(2) + gasnett_format_putvgetv_bufsz(2, 2) +
+                               gasnett_format_putigeti_bufsz(2, 2));
+    if (big) {
+      gasnett_format_memveclist(big, 2, v);
+      CHECK(!strcmp(big, "2 entries, totalsz=24, bounds=[0x800..0x100f], list=[{0x1000,16} {0x800,8}]"),
+            "gasnett_format_memveclist \"%s\"", big);
+      CHECK(gasnett_format_putvgetv(big, GEX_TM_INVALID, 1, 2, v, 2, v) == 24 && strstr(big, "peer=1"),
+            "gasnett_format_putvgetv \"%s\"", big);
+      gasnett_format_addrlist(big, 2, al, 64);
+      CHECK(!strcmp(big, "2 entries, len=64, totalsz=128, bounds=[0x1000..0x203f], list=[0x2000 0x1000]"),
+            "gasnett_format_addrlist \"%s\"", big);
+      CHECK(gasnett_format_putigeti(big, GEX_TM_INVALID, 1, 2, al, 64, 1, al, 128) == 128, "gasnett_format_putigeti");
+      gasnett_format_strides(big, 2, ds);
+      CHECK(!strcmp(big, "[-8, 1024]"), "gasnett_format_strides \"%s\"", big);
+      CHECK(gasnett_format_putsgets(big, NULL, GEX_TM_INVALID, 2, (void *)0x10, ds, (void *)0x20, ss, 8, cnt, 2) == 120 &&
+                strstr(big, "count=[3, 5]"),
+            "gasnett_format_putsgets \"%s\"", big);
+      CHECK(gasnett_format_dt(NULL, GEX_DT_I32 | GEX_DT_DBL) == sizeof("GEX_DT_I32|GEX_DT_DBL") &&
+                gasnett_format_dt(big, GEX_DT_I32 | GEX_DT_DBL) && !strcmp(big, "GEX_DT_I32|GEX_DT_DBL"),
+            "gasnett_format_dt \"%s\"", big);
+      gasnett_format_op(big, GEX_OP_FADD);
+      CHECK(!strcmp(big, "GEX_OP_FADD"), "gasnett_format_op \"%s\"", big);
+      gasnett_format_ti(big, GEX_TI_SRCRANK);
+      CHECK(!strcmp(big, "GEX_TI_SRCRANK"), "gasnett_format_ti \"%s\"", big);
+      free(big);
+    }
+  }
+#endif
+}
+
+/* ------------------------------------------------------------------ */
 int main(int argc, char **argv) {
   int rc;
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "--list"))) {
@@ -671,6 +1073,7 @@ int main(int argc, char **argv) {
            "       queries before attach, segment alignment, gasnet_tools.h)\n");
     return 0;
   }
+  if (argc > 2 && !strcmp(argv[1], "--fatal-child")) return fatal_child(atoi(argv[2]));
   /* GASNET_NULL_ARGV_OK: no arguments for gasnet_init */
   rc = gasnet_init(NULL, NULL);
   if (rc != GASNET_OK) {
@@ -693,6 +1096,7 @@ int main(int argc, char **argv) {
   test_threadkeys();
   test_rwlock();
   test_misc_tools();
+  test_ex_tools();
 
   /* every node's verdict: a node that failed passes MISMATCH */
   section = "verdict";

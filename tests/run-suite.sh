@@ -20,7 +20,7 @@
 #               ucx stage once with UCX's default transports and once with
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
-#   TESTS       any of: tree unit ptl conformance extras badinput exittest
+#   TESTS       any of: tree unit ptl conformance extras exconf badinput exittest
 #               stress mt mpitraffic clientcompat (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
@@ -30,6 +30,16 @@
 #               extras: tests/extras (GASNet-1 release extras: conduit
 #               macros, gasnet_barrier/_result and UNNAMED, queries before
 #               attach, segment alignment, gasnet_tools.h) at EXTRAS_NPS;
+#               exconf: tests/exconf (the GASNet-EX conformance test: every
+#               gex_* call of the primordial team, public headers only) and
+#               tests/exconf_par (its GASNET_PAR part: 4 threads per process
+#               at once) at EXCONF_NPS (2) processes, every subtest's "ok"
+#               line required; and once per stage (default or offload
+#               variant) exconf again with the stage's smallest AM credits
+#               (exconf:tight: STAGEPORT_AM_CREDITS=2 on the MPI Core, 33
+#               static on the Portals Core, 65 with 2-slot mailboxes on the
+#               UCX Core), so that IMMEDIATE injections are refused; each
+#               exconf PASS line says how many refusals the job saw;
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
 #               when a stage built on ptl is in STAGES;
 #               stress: tests/stress (every Put/Get flavour, sync family and
@@ -56,10 +66,16 @@
 #               clientcompat: a GASNet client (tests/clientcompat/) built
 #               and run the way GASNet clients are, against stageport
 #               installed (make install DESTDIR=, once): per stage, per
-#               threading mode in CLIENT_MODES (seq par), built through
+#               threading mode in CLIENT_MODES (seq par parsync), built through
 #               the conduit's makefile fragment, run with gasnetrun_<stage>
 #               and with plain mpirun and no STAGEPORT_STAGE (the stage the
-#               fragment chose must run); once, built with pkg-config
+#               fragment chose must run), and a GASNet-EX program's headers
+#               compiled through it; every fragment's variables (GASNet's
+#               set, GASNET_DEFINES with -D_GNU_SOURCE=1) and its
+#               gasnet-<stage>-<mode>.pc (the same values); the release in
+#               gasnet_config.h read as osss-gasnet's configure reads it
+#               (at least 1.18.0); once, built with pkg-config (stageport,
+#               gasnet-mpi-<mode>)
 #               The fault kinds (make check-faults runs them; not in the
 #               default list):
 #               inject: failures injected into MPI and UCX calls (FAULTLIB,
@@ -96,8 +112,10 @@
 #               stage, np, exit status, time from the exit call to the end
 #               of the job, the message naming the node)
 #   CONF_ARGS   conformance subtests to run (default: all)
+#   EXCONF_ARGS exconf and exconf_par subtests to run (default: all)
+#   EXCONF_NPS  process counts for exconf and exconf_par (default: 2)
 #   MODES       badinput/exittest modes to run (default: all)
-#   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT, EXTRAS_TIMEOUT   seconds per job (90, 20, 20, 60)
+#   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT, EXTRAS_TIMEOUT, EXCONF_TIMEOUT   seconds per job (90, 20, 20, 60, 120)
 #   STAGE_BUDGET seconds per stage (default 420; a stage normally needs
 #               about 75): once used up, the stage's remaining jobs FAIL
 #               without running, so a library that hangs everywhere cannot
@@ -107,7 +125,7 @@
 #   CLIENT_PREFIX, CLIENT_LIBDIR  (clientcompat) the configured prefix and
 #               libdir: the staged installation is LOGDIR/clientcompat/root
 #               followed by them
-#   CLIENT_MODES, CLIENT_TIMEOUT  (clientcompat) threading modes (seq par),
+#   CLIENT_MODES, CLIENT_TIMEOUT  (clientcompat) threading modes (seq par parsync),
 #               seconds per job (30)
 #   MPIRUN_FLAGS extra launcher flags
 set -u
@@ -116,7 +134,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance extras badinput exittest stress mt mpitraffic clientcompat report}
+TESTS=${TESTS:-tree unit ptl conformance extras exconf badinput exittest stress mt mpitraffic clientcompat report}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
@@ -143,6 +161,9 @@ CONF_TIMEOUT=${CONF_TIMEOUT:-90}
 BAD_TIMEOUT=${BAD_TIMEOUT:-20}
 EXIT_TIMEOUT=${EXIT_TIMEOUT:-20}
 EXTRAS_TIMEOUT=${EXTRAS_TIMEOUT:-60}
+EXCONF_TIMEOUT=${EXCONF_TIMEOUT:-120}
+EXCONF_NPS=${EXCONF_NPS:-2}
+EXCONF_ARGS=${EXCONF_ARGS:-}
 LOGDIR=${LOGDIR:-$BINDIR/suite-logs}
 STAGE_BUDGET=${STAGE_BUDGET:-420}
 MAKE=${MAKE:-make}
@@ -173,6 +194,7 @@ launcher_flags=()
 if "$MPIRUN" --version 2>&1 | grep -qi 'open mpi\|openrte'; then
   launcher_flags=(--oversubscribe --bind-to none -x STAGEPORT_STAGE)
   for v in STP_TEST_GETENV UCX_WARN_UNUSED_ENV_VARS CONF_WATCHDOG CONF_TIMES CONF_FLOOD CONF_MANY \
+           EXCONF_WATCHDOG EXCONF_TIMES EXCONF_FLOOD_ATTEMPTS EXCONF_THREADS EXCONF_ROUNDS \
            STAGEPORT_WAITMODE STAGEPORT_EXIT_TIMEOUT STAGEPORT_MAX_SEGSIZE; do
     if [ -n "${!v+set}" ]; then launcher_flags+=(-x "$v"); fi
   done
@@ -328,6 +350,51 @@ run_extras() { # np
   fi
 }
 
+# ---------------------------------------------------------------- exconf
+# tests/exconf and tests/exconf_par: rank 0's "ok NAME" line for every
+# subtest (--list, or EXCONF_ARGS), no "not ok NAME" or "FAIL NAME:" line,
+# exit status 0, the stage named in the first line ("# exconf: stage=...");
+# exconf's PASS line carries the IMMEDIATE refusals the job saw ("# exconf:
+# immediate refusals N").  run_exconf NP PROGRAM [LABEL [launcher flags...]]
+run_exconf() {
+  local np=$1 prog=$2 name=${3:-$2} log want oks fails used refused
+  shift 2
+  [ $# -gt 0 ] && shift
+  log="$LOGDIR/$logtag/np$np-${name//[:\/]/-}.log"
+  # shellcheck disable=SC2086
+  run_job "$EXCONF_TIMEOUT" "$log" "$np" "$@" "$BINDIR/$prog" $EXCONF_ARGS
+  skipped "$np" "$log" "$name" && return
+  # shellcheck disable=SC2086
+  if [ -n "$EXCONF_ARGS" ]; then want=$(echo $EXCONF_ARGS | wc -w); else want=$(list_of "$prog" | wc -l); fi
+  oks=$(grep -c '^ok ' "$log")
+  fails=$(grep -cE '^not ok |^FAIL ' "$log")
+  used=$(sed -n "s/^# $prog: stage=\([^ ]*\).*/\1/p" "$log" | head -n 1)
+  refused=$(sed -n 's/^# exconf: immediate refusals \([0-9]*\).*/\1/p' "$log" | head -n 1)
+  if timed_out; then
+    fail "$name" "$np" "timeout after ${EXCONF_TIMEOUT}s: hang; $oks of $want subtests passed before it" "$log" \
+      '^not ok |^FAIL '
+  elif [ "$fails" -gt 0 ]; then
+    fail "$name" "$np" "$fails failure lines, exit status $RC" "$log" '^not ok |^FAIL '
+  elif [ "$RC" != 0 ]; then
+    fail "$name" "$np" "exit status $RC" "$log"
+  elif [ "$oks" != "$want" ]; then
+    fail "$name" "$np" "$oks subtests reported ok, expected $want" "$log"
+  elif [ "$used" != "$stage" ]; then
+    fail "$name" "$np" "ran stage \"$used\", not \"$stage\"" "$log"
+  else
+    pass "$name${refused:+ (immediate refusals $refused)}" "$np"
+  fi
+}
+# the stage's smallest AM credits (README's environment table), as
+# launcher flags
+exconf_tight_flags() {
+  case $stage in
+    mpi | hybrid | ucx-mpi) echo "-x STAGEPORT_AM_CREDITS=2" ;;
+    portals | firehose) echo "-x STAGEPORT_CREDITS=static -x STAGEPORT_AM_CREDITS=33" ;;
+    ucx) echo "-x STAGEPORT_AM_CREDITS=65 -x STAGEPORT_AM_MAILBOX=2" ;;
+  esac
+}
+
 # ---------------------------------------------------------------- mpitraffic
 # The MPI calls a stage makes, by phase: conformance_pmpi (conformance with
 # tests/pmpi_count.c linked in) marks the phases init, attach (gasnet_attach),
@@ -403,7 +470,8 @@ run_mpitraffic() { # np
 # Every EXPECT fragment must appear in one line of output (EXPECT lines
 # themselves excluded): "sub" as a substring, "word" as a whole word; any case.
 expect_ok() { # log
-  awk 'FNR == NR { if (match($0, /EXPECT (sub|word) [^ ]+/)) {
+  awk 'BEGIN { n = 0 }  # (n as a number from the start: k[0], not k[""], is the first fragment)
+       FNR == NR { if (match($0, /EXPECT (sub|word) [^ ]+/)) {
                      split(substr($0, RSTART, RLENGTH), f, " "); k[n] = f[2]; v[n] = tolower(f[3]); n++ }
                    next }
        /EXPECT (sub|word) / { next }
@@ -758,7 +826,7 @@ run_valgrind() {
   local ours
   # the library's own source files: a report is ours when its first frame
   # below the allocator / libc memory functions is in one of them
-  ours=$(find "$TOP_SRCDIR"/{api,common,net-ucx,core-mpi,core-ucx,ext-ref,ext-ucx,ext-portals,ptl,ucx,boot,credits} -maxdepth 1 \
+  ours=$(find "$TOP_SRCDIR"/{api,legacy,common,net-ucx,net-portals,core-mpi,core-ucx,core-portals,ext-ref,ext-ucx,ext-portals,ptl,ucx,boot,credits} -maxdepth 1 \
     -name '*.[ch]' -printf '%f\n' 2>/dev/null | sed 's/\./\\./g' | paste -sd'|')
   rm -f "$LOGDIR/$logtag"/valgrind.*.txt
   # (fewer outstanding operations and flood messages: valgrind is ~50x slower)
@@ -797,7 +865,7 @@ run_fuzz_all() {
   local dir="$LOGDIR/fuzz" t name src rc runs
   mkdir -p "$dir"
   for t in "fuzz_mpi_wire:tests/fuzz/fuzz_mpi_wire.c:-I$TOP_SRCDIR/core-mpi" \
-           "fuzz_portals_bits:tests/fuzz/fuzz_portals_bits.c:-I$TOP_SRCDIR/ext-portals" \
+           "fuzz_portals_bits:tests/fuzz/fuzz_portals_bits.c:-I$TOP_SRCDIR/net-portals" \
            "fuzz_ptl_wire:ptl/tests/fuzz_ptl_wire.c ptl/ptl_obj.c ptl/ptl_eq.c ptl/ptl_match.c ptl/ptl_me.c ptl/ptl_md.c:-D_GNU_SOURCE -I$TOP_SRCDIR/ptl -I$TOP_SRCDIR/boot -lpthread"; do
     name=${t%%:*}
     src=${t#*:}
@@ -914,10 +982,38 @@ run_exittest() { # mode np
 # stage must be <stage>, both nodes' checks pass); run again by plain
 # mpirun with STAGEPORT_STAGE unset: the stage the conduit directory chose
 # must run.  The libraries are found through the run path the fragment
-# linked in (no LD_LIBRARY_PATH).  Once at
-# the end: `cc client.c $(pkg-config --cflags --libs stageport)` (the staged
-# stageport.pc, its prefix redefined) links against libstageport.so and
-# runs.
+# linked in (no LD_LIBRARY_PATH).  Per stage and mode also: the fragment's
+# variables, evaluated by make, are GASNet's set (CC_FRAG_VARS) with
+# GASNET_DEFINES carrying -D_GNU_SOURCE=1 and -DGASNET_<MODE>, and the
+# staged gasnet-<stage>-<mode>.pc holds the same values (CC_PC_VARS), its
+# Name and Version GASNet's; a GASNet-EX program's includes (exheaders.c:
+# gasnetex.h, gasnet_coll.h, gasnet_ratomic.h, gasnet_vis.h, gasnet_mk.h,
+# the version macros checked at compile time) compile through the fragment
+# with -Wall -Wextra -Werror.  Once: the release in the staged
+# gasnet_config.h, read the way osss-gasnet's configure reads it (awk's
+# third field of each GASNET_RELEASE_VERSION_{MAJOR,MINOR,PATCH} line), is
+# CC_RELEASE and at least 1.18.0.  Once at the end: `cc client.c
+# $(pkg-config --cflags --libs stageport)` (the staged stageport.pc, its
+# prefix redefined) links against libstageport.so and runs; and per mode,
+# `$GASNET_CC client.c $(pkg-config --cflags --libs gasnet-mpi-<mode>)`
+# (the staged .pc, prefix redefined) links libstageport.so through the
+# .pc's run path and runs the mpi stage, chosen by the .pc's include path,
+# under plain mpirun.
+# the GASNet release gasnet_config.h states (configure.ac's STP_GASNET_RELEASE)
+CC_RELEASE=2025.8.0
+# what a GASNet-EX 2025.8.0 conduit fragment defines that clients use
+CC_FRAG_VARS="GASNET_PREFIX GASNET_CC GASNET_CFLAGS GASNET_CPPFLAGS GASNET_OPT_CFLAGS GASNET_MISC_CFLAGS
+  GASNET_MISC_CPPFLAGS GASNET_DEVWARN_CFLAGS GASNET_CXX GASNET_CXXFLAGS GASNET_CXXCPPFLAGS GASNET_OPT_CXXFLAGS
+  GASNET_MISC_CXXFLAGS GASNET_MISC_CXXCPPFLAGS GASNET_DEVWARN_CXXFLAGS GASNET_DEFINES GASNET_INCLUDES
+  GASNET_LIBDIRS GASNET_EXTRADEFINES_SEQ GASNET_EXTRADEFINES_PAR GASNET_EXTRADEFINES_PARSYNC GASNET_LD
+  GASNET_LDFLAGS GASNET_LIBS GASNET_LD_OVERRIDE GASNET_LDFLAGS_OVERRIDE GASNET_LD_REQUIRES_MPI
+  GASNET_EXTRALIBS_SEQ GASNET_EXTRALIBS_PAR GASNET_EXTRALIBS_PARSYNC GASNET_SPAWNER_DEFAULT
+  GASNET_SPAWNER_FORK GASNET_SPAWNER_PMI GASNET_SPAWNER_MPI GASNET_SPAWNER_SSH"
+# the variables of GASNet's gasnet-<conduit>-<mode>.pc
+CC_PC_VARS="GASNET_PREFIX GASNET_CC GASNET_OPT_CFLAGS GASNET_MISC_CFLAGS GASNET_MISC_CPPFLAGS GASNET_DEFINES
+  GASNET_INCLUDES GASNET_CXX GASNET_OPT_CXXFLAGS GASNET_MISC_CXXFLAGS GASNET_MISC_CXXCPPFLAGS GASNET_LD
+  GASNET_LDFLAGS GASNET_LIBS GASNET_LD_REQUIRES_MPI GASNET_SPAWNER_DEFAULT GASNET_SPAWNER_PMI
+  GASNET_SPAWNER_MPI GASNET_SPAWNER_SSH GASNET_CFLAGS GASNET_CPPFLAGS GASNET_CXXFLAGS GASNET_CXXCPPFLAGS"
 cc_pass() { # name
   echo "PASS clientcompat $1 [${ELAPSED}s]"
   npass=$((npass + 1))
@@ -936,21 +1032,78 @@ cc_time() { # t0
 # their conduit directory selected
 cc_verdict() {
   local name=$1 log=$2 st=$3 mode=$4 cst=$5 lines
-  lines=$(grep -c "^# clientcompat: node [0-9]* stage=$st client_stage=${cst:-[^ ]*} .*threads=$mode release=1\.8\.0$" "$log")
+  lines=$(grep -c "^# clientcompat: node [0-9]* stage=$st client_stage=${cst:-[^ ]*} .*threads=$mode release=${CC_RELEASE//./\\.}\$" "$log")
   if [ "$RC" = 124 ] || [ "$RC" = 137 ]; then
     cc_fail "$name" "timeout after ${CLIENT_TIMEOUT}s" "$log"
   elif grep -q '^FAIL ' "$log" || [ "$RC" != 0 ]; then
     cc_fail "$name" "exit status $RC" "$log"
   elif [ "$lines" != 2 ]; then
-    cc_fail "$name" "expected 2 nodes reporting stage=$st${cst:+ client_stage=$cst} threads=$mode release=1.8.0, $lines did" "$log"
+    cc_fail "$name" "expected 2 nodes reporting stage=$st${cst:+ client_stage=$cst} threads=$mode release=$CC_RELEASE, $lines did" "$log"
   elif [ "$(grep -c '^node [0-9]* ok$' "$log")" != 2 ]; then
     cc_fail "$name" "not every node reported ok" "$log"
   else
     cc_pass "$name"
   fi
 }
+# cc_frag_values FRAGMENT PREFIX: NAME=value for each of CC_FRAG_VARS as
+# make evaluates the fragment with GASNET_PREFIX=PREFIX and no MANUAL_*
+# (NAME<undefined> for one it leaves undefined)
+cc_frag_values() {
+  local mk
+  mk=$(mktemp) || return 1
+  printf '%s\n' 'include $(FRAGMENT)' \
+    '$(foreach v,$(VARS),$(if $(filter undefined,$(origin $(v))),$(info $(v)<undefined>),$(info $(v)=$(strip $($(v))))))' \
+    'all: ;' >"$mk"
+  env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u MANUAL_DEFINES -u MANUAL_CFLAGS \
+    -u MANUAL_CXXFLAGS -u MANUAL_LDFLAGS -u MANUAL_LIBS \
+    $MAKE -s --no-print-directory -f "$mk" FRAGMENT="$1" VARS="$CC_FRAG_VARS" GASNET_PREFIX="$2" all </dev/null |
+    grep '^GASNET_'
+  rm -f "$mk"
+}
+# cc_check_fragment STAGE MODE PREFIX LIBDIR LOG: the fragment's variables
+# and the .pc beside it; the problems found, on stdout
+cc_check_fragment() {
+  local st=$1 mode=$2 pfx=$3 libdir=$4 log=$5 uc v val pcval frag pc
+  uc=$(echo "$mode" | tr a-z A-Z)
+  frag="$pfx/include/$st-conduit/$st-$mode.mak" pc=gasnet-$st-$mode
+  cc_frag_values "$frag" "$pfx" >"$log.values" || { echo "make could not read $frag"; return; }
+  cat "$log.values" >>"$log"
+  for v in $CC_FRAG_VARS; do
+    grep -q "^$v=" "$log.values" || echo "$st-$mode.mak leaves $v undefined"
+  done
+  val=$(sed -n 's/^GASNET_DEFINES=//p' "$log.values")
+  case " $val " in *" -D_GNU_SOURCE=1 "*) ;; *) echo "GASNET_DEFINES ($val) lacks -D_GNU_SOURCE=1" ;; esac
+  case " $val " in *" -DGASNET_$uc "*) ;; *) echo "GASNET_DEFINES ($val) lacks -DGASNET_$uc" ;; esac
+  for v in GASNET_CC GASNET_LD GASNET_LIBS GASNET_INCLUDES; do
+    grep -q "^$v=." "$log.values" || echo "$v is empty"
+  done
+  grep -q "^GASNET_INCLUDES=.*-I$pfx/include/$st-conduit\( \|\$\)" "$log.values" ||
+    echo "GASNET_INCLUDES does not name $pfx/include/$st-conduit"
+  # the .pc: GASNet's name, version and variables, the fragment's values
+  export PKG_CONFIG_PATH="$libdir/pkgconfig"
+  {
+    echo "pkg-config $pc:"
+    pkg-config --define-variable=prefix="$pfx" --print-variables "$pc"
+    pkg-config --define-variable=prefix="$pfx" --cflags --libs "$pc"
+  } >>"$log" 2>&1
+  if ! pkg-config --exists "$pc" 2>>"$log"; then
+    echo "pkg-config does not find $pc in $PKG_CONFIG_PATH"
+    unset PKG_CONFIG_PATH
+    return
+  fi
+  val=$(pkg-config --modversion "$pc")
+  [ "$val" = "$CC_RELEASE" ] || echo "$pc Version is $val, not $CC_RELEASE"
+  grep -q "^Name: $pc\$" "$libdir/pkgconfig/$pc.pc" || echo "$pc.pc's Name is not $pc"
+  for v in $CC_PC_VARS; do
+    pcval=$(pkg-config --define-variable=prefix="$pfx" --variable="$v" "$pc" | tr -s ' ' | sed 's/^ //; s/ $//')
+    val=$(sed -n "s/^$v=//p" "$log.values" | tr -s ' ' | sed 's/^ //; s/ $//')
+    [ "$pcval" = "$val" ] || echo "$pc: $v is '$pcval', $st-$mode.mak's is '$val'"
+  done
+  unset PKG_CONFIG_PATH
+  rm -f "$log.values"
+}
 run_clientcompat_all() {
-  local dir="$LOGDIR/clientcompat" root pfx libdir log t0 st mode uc name bdir f missing="" ncpu flags
+  local dir="$LOGDIR/clientcompat" root pfx libdir log t0 st mode uc name bdir f missing="" ncpu flags problems gnet_cc
   local -a ompi_flags=()
   mkdir -p "$dir"
   root="$dir/root"
@@ -969,18 +1122,52 @@ run_clientcompat_all() {
   RC=$?
   cc_time "$t0"
   if [ "$RC" != 0 ]; then cc_fail install "make install DESTDIR=... exit status $RC" "$log"; return; fi
-  for f in include/gasnet.h include/gasnet_config.h include/stageport.h include/mpi-conduit/mpi-par.mak; do
-    [ -f "$pfx/$f" ] || missing="$missing $f"
+  for f in gasnetex.h gasnet.h gasnet_fwd.h gasnet_tools.h gasnet_coll.h gasnet_ratomic.h gasnet_vis.h gasnet_mk.h \
+    gasnet_config.h stageport.h mpi-conduit/mpi-par.mak; do
+    [ -f "$pfx/include/$f" ] || missing="$missing include/$f"
   done
   for f in libstageport.so libstageport.a pkgconfig/stageport.pc; do [ -e "$libdir/$f" ] || missing="$missing lib/$f"; done
   for st in $STAGES; do
     for f in stageport_conduit.h gasnet_core.h $st-seq.mak $st-par.mak $st-parsync.mak; do
       [ -f "$pfx/include/$st-conduit/$f" ] || missing="$missing include/$st-conduit/$f"
     done
+    for mode in seq par parsync; do
+      [ -f "$libdir/pkgconfig/gasnet-$st-$mode.pc" ] || missing="$missing lib/pkgconfig/gasnet-$st-$mode.pc"
+    done
     [ -x "$pfx/bin/gasnetrun_$st" ] || missing="$missing bin/gasnetrun_$st"
   done
   if [ -n "$missing" ]; then cc_fail install "missing from the installation:$missing" "$log"; return; fi
   cc_pass "install (the layout under $pfx)"
+
+  # the release, read as a GASNet client's configure reads it (osss-gasnet:
+  # awk's third field of every line naming GASNET_RELEASE_VERSION_MAJOR,
+  # ..., then major<<16 | minor<<8 | patch against 1.18.0)
+  log="$dir/release.log" t0=$(date +%s.%N)
+  {
+    local cfg="$pfx/include/gasnet_config.h" maj min pch cfgstr
+    maj=$(awk '/GASNET_RELEASE_VERSION_MAJOR/ {print $3}' "$cfg")
+    min=$(awk '/GASNET_RELEASE_VERSION_MINOR/ {print $3}' "$cfg")
+    pch=$(awk '/GASNET_RELEASE_VERSION_PATCH/ {print $3}' "$cfg")
+    echo "gasnet_config.h: release [$maj] [$min] [$pch]"
+    # the string's lines, the C string concatenation undone
+    cfgstr=$(sed -n '/^#define GASNET_CONFIG_STRING/,/[^\\]$/p' "$cfg" | tr -d '\\\n' | sed 's/" *"//g')
+    echo "GASNET_CONFIG_STRING: $cfgstr"
+    if ! echo "$maj $min $pch" | grep -Eqx '[0-9]+ [0-9]+ [0-9]+'; then
+      echo "FAIL: not one number each (a client's awk gets: '$maj' '$min' '$pch')"
+    elif [ $(((maj << 16) | (min << 8) | pch)) -lt $(((1 << 16) | (18 << 8) | 0)) ]; then
+      echo "FAIL: GASNet $maj.$min.$pch is too old (osss-gasnet requires 1.18.0 or newer)"
+    elif [ "$maj.$min.$pch" != "$CC_RELEASE" ]; then
+      echo "FAIL: release $maj.$min.$pch, expected $CC_RELEASE"
+    elif ! echo "$cfgstr" | grep -q "RELEASE=$CC_RELEASE,SPEC=1\.8,"; then
+      echo "FAIL: GASNET_CONFIG_STRING does not say RELEASE=$CC_RELEASE,SPEC=1.8"
+    fi
+  } >"$log" 2>&1
+  cc_time "$t0"
+  if grep -q '^FAIL' "$log"; then
+    cc_fail "release (gasnet_config.h, osss-gasnet's check)" "$(grep -m1 '^FAIL' "$log" | cut -c7-)" "$log"
+  else
+    cc_pass "release (gasnet_config.h, osss-gasnet's check: $CC_RELEASE >= 1.18.0)"
+  fi
 
   # gasnetrun's command line: the stage, the variables passed, oversubscription
   log="$dir/gasnetrun-t.log" t0=$(date +%s.%N)
@@ -1020,10 +1207,34 @@ run_clientcompat_all() {
   for st in $STAGES; do
     stage=$st tag=$st
     stage_t0=$(date +%s.%N)
+    for mode in seq par parsync; do
+      log="$dir/$st-$mode-fragment.log" t0=$(date +%s.%N)
+      : >"$log"
+      problems=$(cc_check_fragment "$st" "$mode" "$pfx" "$libdir" "$log")
+      cc_time "$t0"
+      if [ -n "$problems" ]; then
+        echo "$problems" >>"$log"
+        cc_fail "stage=$st $mode fragment and .pc" "$(echo "$problems" | head -n 1)" "$log"
+      else
+        cc_pass "stage=$st $mode fragment and .pc (GASNet's variables, -D_GNU_SOURCE=1, gasnet-$st-$mode.pc the same)"
+      fi
+    done
     for mode in $CLIENT_MODES; do
       name="stage=$st $mode"
-      bdir="$dir/$st-$mode" log="$dir/$st-$mode-build.log" t0=$(date +%s.%N)
+      # a GASNet-EX program's headers, through the fragment
+      bdir="$dir/$st-$mode" log="$dir/$st-$mode-exheaders.log" t0=$(date +%s.%N)
       rm -rf "$bdir" && mkdir -p "$bdir"
+      timeout -k 5 120 $MAKE -C "$bdir" -f "$SRCDIR/clientcompat/Makefile" SRCDIR="$SRCDIR/clientcompat" \
+        GASNET_PREFIX="$pfx" CONDUIT="$st" THREADS="$mode" MANUAL_CFLAGS="-Wall -Wextra -Werror" exheaders.o \
+        >"$log" 2>&1 </dev/null
+      RC=$?
+      cc_time "$t0"
+      if [ "$RC" != 0 ]; then
+        cc_fail "$name EX headers" "gasnetex.h and the EX headers did not compile: make exit status $RC" "$log"
+      else
+        cc_pass "$name EX headers (gasnetex.h, gasnet_coll.h, gasnet_ratomic.h, gasnet_vis.h, gasnet_mk.h)"
+      fi
+      log="$dir/$st-$mode-build.log" t0=$(date +%s.%N)
       timeout -k 5 120 $MAKE -C "$bdir" -f "$SRCDIR/clientcompat/Makefile" SRCDIR="$SRCDIR/clientcompat" \
         GASNET_PREFIX="$pfx" CONDUIT="$st" THREADS="$mode" MANUAL_CFLAGS="-Wall -Wextra -Werror" >"$log" 2>&1 </dev/null
       RC=$?
@@ -1080,6 +1291,28 @@ run_clientcompat_all() {
   RC=$?
   cc_time "$t0"
   cc_verdict "pkg-config --static (cc, libstageport.a)" "$log" mpi SEQ ""
+  # GASNet's own pkg-config files: gasnet-mpi-<mode>, compiled and linked
+  # with the .pc's GASNET_CC, its run path (no -Wl,-rpath here), run by
+  # plain mpirun with no STAGEPORT_STAGE: the .pc's include path chose mpi
+  for mode in $CLIENT_MODES; do
+    log="$dir/pkgconfig-gasnet-mpi-$mode.log" t0=$(date +%s.%N)
+    {
+      gnet_cc=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --define-variable=prefix="$pfx" --variable=GASNET_CC "gasnet-mpi-$mode") &&
+        flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --define-variable=prefix="$pfx" --cflags --libs "gasnet-mpi-$mode") &&
+        echo "pkg-config gasnet-mpi-$mode: GASNET_CC=$gnet_cc $flags" &&
+        # shellcheck disable=SC2086
+        $gnet_cc -Wall -Wextra -Werror ${CLIENT_SAN_FLAGS:-} -o "$bdir/client-gasnet-mpi-$mode" "$SRCDIR/clientcompat/client.c" $flags &&
+        ldd "$bdir/client-gasnet-mpi-$mode" | grep libstageport &&
+        env -u STAGEPORT_STAGE timeout -k 5 "$CLIENT_TIMEOUT" "$MPIRUN" "${ompi_flags[@]}" -np 2 "$bdir/client-gasnet-mpi-$mode"
+    } >"$log" 2>&1 </dev/null
+    RC=$?
+    cc_time "$t0"
+    if [ "$RC" = 0 ] && ! grep -q "libstageport.so.* => $libdir/libstageport.so" "$log"; then
+      cc_fail "pkg-config gasnet-mpi-$mode" "not linked against the staged libstageport.so (the .pc's run path)" "$log"
+    else
+      cc_verdict "pkg-config gasnet-mpi-$mode (GASNET_CC, the .pc's flags, plain mpirun)" "$log" mpi "$(echo "$mode" | tr a-z A-Z)" mpi
+    fi
+  done
 }
 
 # ---------------------------------------------------------------- main
@@ -1235,6 +1468,16 @@ for stage in $STAGES; do
         ;;
       extras)
         for np in $EXTRAS_NPS; do run_extras "$np"; done
+        ;;
+      exconf)
+        for np in $EXCONF_NPS; do
+          run_exconf "$np" exconf
+          run_exconf "$np" exconf_par
+        done
+        if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
+          # shellcheck disable=SC2046
+          run_exconf 2 exconf "exconf:tight" $(exconf_tight_flags)
+        fi
         ;;
       badinput)
         for m in $(selected_modes badinput); do run_badinput "$m"; done

@@ -1,5 +1,5 @@
 /*
- * unit_portals_bits.c -- round trip of every field of ext-portals' match bits
+ * unit_portals_bits.c -- round trip of every field of net-portals' match bits
  * at its limits, and independence of the fields (no MPI, no network).
  */
 #include <stdio.h>

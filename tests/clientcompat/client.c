@@ -26,6 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a GASNet-1 client's check of the release it needs, at compile time
+ * (osss-gasnet's configure wants 1.18.0 or newer) */
+#if ((GASNET_RELEASE_VERSION_MAJOR << 16) | (GASNET_RELEASE_VERSION_MINOR << 8) | GASNET_RELEASE_VERSION_PATCH) < \
+    ((1 << 16) | (18 << 8) | 0)
+#error "GASNet release older than 1.18.0"
+#endif
+
 #if defined(GASNET_PAR)
 #define CLIENT_THREADS 3
 #define MODE "PAR"

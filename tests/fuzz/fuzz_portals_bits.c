@@ -1,5 +1,5 @@
 /*
- * fuzz_portals_bits.c -- libFuzzer target: ext-portals' match-bit codec
+ * fuzz_portals_bits.c -- libFuzzer target: net-portals' match-bit codec
  * (portals_bits.h).  Any 64 bits decode into fields within their ranges,
  * and encoding the decoded fields gives the bits back.
  */

@@ -1,7 +1,8 @@
 /*
  * portals_am.c -- the Portals Core: Active Messages natively over ptl (seed
- * 000 section 4, the `portals` stage), on the Portals conduit's state
- * (portals_conduit.h) next to the Extended API of portals_ext.c.
+ * 000 section 4, the `portals` stage), on the Portals conduit
+ * (net-portals/portals_conduit.h), which it shares with the Extended API
+ * (ext-portals/portals_ext.c) without either using the other.
  *
  * Seed 000 Table 1, the parts this file adds:
  *   ReqRB   STAGEPORT_AM_REQRB (>= 2) locally managed MDs on AM_PTE,
@@ -57,7 +58,7 @@
  * (pss: and ACK) is in -- a LongAsync's, or a bounced payload's (copied,
  * locally complete at once), may come after the reply -- and each such
  * event names its request (the slot's generation, kept in the payload's
- * conduit slot, checked), so a late one can never mark the next request's
+ * conduit op, checked), so a late one can never mark the next request's
  * payload sent while its source is still being read.  A ReplyLong's
  * payload goes to the requester's RARSRC (SAFE_EQ) with the same tag, and
  * the requester runs the reply handler when both have arrived.
@@ -106,10 +107,11 @@
 #define MAX_LONG ((size_t)1 << 20)
 #define HDR_MAX 72u                    /* 14 extra arguments (56) + destination + length */
 #define MSG_MAX (HDR_MAX + MAX_MEDIUM) /* the largest body */
-#define SLOT_SIZE 8320u                /* MSG_MAX rounded up to 64 */
+#define SLOT_SIZE 8320u                /* a ReqSB slot: MSG_MAX + 8 (body_off) rounded up to 64 */
+#define RPL_SIZE SLOT_SIZE             /* an RplSB buffer: the same */
 #define CREDIT_BYTES 256u
 #define NONE UINT32_MAX
-_Static_assert(SLOT_SIZE >= MSG_MAX && SLOT_SIZE % 64 == 0, "a ReqSB slot holds the largest message");
+_Static_assert(SLOT_SIZE >= MSG_MAX + 8 && SLOT_SIZE % 64 == 0, "a ReqSB slot holds the largest message");
 
 enum { RP_HDR = 1, RP_PAY = 2 };        /* a reply's SEND_ENDs still to come */
 
@@ -120,7 +122,9 @@ typedef struct amslot { /* a request in flight: its ReqSB slot */
   uint8_t pay_sent;      /* our Long payload is locally complete (SEND_END) */
   uint8_t pay_acked;     /* ... and acknowledged (put-sync-send) */
   uint8_t pay_due;       /* STP_PC_NEED_* of its events still to come: the slot is not free before */
-  uint32_t gen;          /* which request holds the slot (slot_get counts), named by its payload's conduit slot */
+  uint8_t lc_cat;        /* lc's category (stp_am_lc_cat) */
+  stp_ev_t *lc;          /* our Long payload's local completion, counted there until its SEND_END (or NULL) */
+  uint32_t gen;          /* which request holds the slot (slot_get counts), named by its payload's conduit op */
   uint32_t peer;
   size_t rpay_len;       /* the arrived ReplyLong payload: length and place */
   void *rpay_dst;
@@ -142,7 +146,7 @@ typedef struct pend { /* an unpacked Long request with half of it in */
   uint32_t cost, want;
   void *dst, *paydst;
   size_t len, paylen;
-  gasnet_handlerarg_t args[16];
+  gex_AM_Arg_t args[16];
 } pend_t;
 
 typedef struct reqctx { /* what a request handler's token carries */
@@ -152,7 +156,7 @@ typedef struct reqctx { /* what a request handler's token carries */
 /* a decoded header */
 typedef struct amhdr {
   unsigned cat, nargs, handler, credits;
-  gasnet_handlerarg_t args[16];
+  gex_AM_Arg_t args[16];
   void *dst;
   size_t len;
   char *payload;
@@ -210,6 +214,12 @@ static inline size_t hdr_bytes(unsigned cat, unsigned nargs) {
   return n;
 }
 
+/* Where a body starts in its ReqSB slot or RplSB buffer (both 64-byte
+ * aligned): 0 or 8 bytes in, so that its payload is 16-byte aligned (a
+ * GASNet-allocated NP buffer is aligned for any type: pam_np_prepare).  A
+ * slot's identity on the wire stays its start (lid). */
+static inline size_t body_off(unsigned cat, unsigned nargs) { return hdr_bytes(cat, nargs) % 16; }
+
 /* What a request with this body costs: 256 bytes of ReqRB each (the first
  * credit covers the first 256 bytes), plus an unpacked Long's payload event. */
 static inline uint32_t cost_of(size_t body, int unpacked) {
@@ -227,7 +237,7 @@ static inline int api_cat(unsigned wcat) {
 }
 
 static inline char *slot_mem(uint32_t si) { return pa.reqsb_mem + (size_t)si * SLOT_SIZE; }
-static inline char *rpl_mem(uint32_t ri) { return pa.rplsb_mem + (size_t)ri * SLOT_SIZE; }
+static inline char *rpl_mem(uint32_t ri) { return pa.rplsb_mem + (size_t)ri * RPL_SIZE; }
 
 /* ------------------------------------------------------------------ */
 /* the wire                                                            */
@@ -252,7 +262,7 @@ static __attribute__((noinline)) size_t build_body(char *buf, const stp_am_t *am
     return off + 8;
   }
   if (am->nbytes) {
-    memcpy(buf + off, am->src, am->nbytes);
+    if (am->src != buf + off) memcpy(buf + off, am->src, am->nbytes); /* (a native NP payload is in place) */
     off += am->nbytes;
     *pad = (unsigned)(round8(off) - off);
     memset(buf + off, 0, *pad);
@@ -314,8 +324,8 @@ static inline __attribute__((always_inline)) const char *decode(uint64_t bits, u
   h->handler = stp_amb_handler(bits);
   h->credits = stp_amb_credits(bits);
   h->dst = NULL;
-  h->args[0] = (gasnet_handlerarg_t)(uint32_t)hdr_data;
-  h->args[1] = (gasnet_handlerarg_t)(uint32_t)(hdr_data >> 32);
+  h->args[0] = (gex_AM_Arg_t)(uint32_t)hdr_data;
+  h->args[1] = (gex_AM_Arg_t)(uint32_t)(hdr_data >> 32);
   if (STP_UNLIKELY(h->nargs > 2 || h->cat >= STP_AMB_LONG)) return decode_body(body, rlen, bits, h);
   if (stp_amb_pad(bits) > rlen) return "more padding than body";
   h->payload = body;
@@ -360,17 +370,16 @@ static uint32_t reserve_reply(void) {
   pa.free_rpl = pa.rpl[ri].next;
   pa.rtokens -= 2;
   pa.rpl[ri].need = 0;
-  pa.rpl[ri].oos.tmpmd = PTL_INVALID_HANDLE;
-  pa.rpl[ri].oos.fhr = NULL;
+  stp_pc_oos_clear(&pa.rpl[ri].oos);
   return ri;
 }
 
 static void send_reply(reqctx_t *c, const stp_am_t *am) {
   rpl_t *r = &pa.rpl[c->rpl];
-  char *buf = rpl_mem(c->rpl);
   unsigned cat = wire_cat(am), pad;
+  size_t boff = body_off(cat, am->nargs);
   uint64_t hdr;
-  size_t len = build(buf, am, cat, &pad, &hdr);
+  size_t len = build(rpl_mem(c->rpl) + boff, am, cat, &pad, &hdr);
   unsigned credits = credits_piggyback(&pa.cr, c->src, c->cost);
   uint32_t loan = credits_lend(&pa.cr, c->src, c->want);
   if (loan && (c->want & CREDITS_WANT_NEED)) credits |= STP_AMB_NEED_LOAN;
@@ -379,20 +388,20 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
     ptl_handle_md_t md = stp_pc.rarsrc;
     ptl_size_t off;
     r->need |= RP_PAY;
-    if (stp_pc_in_segment(am->src, am->nbytes)) {
-      off = (ptl_size_t)((const char *)am->src - stp_pc.seg);
+    if (stp_in_my_segment(am->src, am->nbytes)) {
+      off = stp_pc_seg_off(stp.mynode, am->src);
     } else { /* a TMPMD or firehose region that never waits (no bounce buffer: their wait could run request
               * handlers) */
       md = stp_pc_oos_hold(am->src, am->nbytes, &off, &r->oos, 0);
     }
     stp_pc_check(PtlPutRegion(md, off, am->nbytes, PTL_NO_ACK_REQ, stp_pc_target(c->src), STP_PC_RAR_PTE, 0,
                               stp_pbits(STP_PSEL_RARSRC, STP_POP_AM_RPAY, 0, c->rpl, c->lid),
-                              stp_pc_roff(c->src, am->dst), c->lid),
+                              stp_pc_seg_off(c->src, am->dst), c->lid),
                  "PtlPutRegion (ReplyLong payload)");
   } else {
     pa.rtokens++; /* no payload Put: its token back */
   }
-  stp_pc_check(PtlPutRegion(len ? pa.rplsb : pa.rpl0, len ? (ptl_size_t)c->rpl * SLOT_SIZE : 0, len, PTL_NO_ACK_REQ,
+  stp_pc_check(PtlPutRegion(len ? pa.rplsb : pa.rpl0, len ? (ptl_size_t)c->rpl * RPL_SIZE + boff : 0, len, PTL_NO_ACK_REQ,
                             stp_pc_target(c->src), STP_PC_AM_PTE, 0,
                             stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, loan), c->lid, hdr),
                "PtlPutRegion (AM reply)");
@@ -412,14 +421,14 @@ static int pam_reply(stp_token_t *token, const stp_am_t *am) {
  * implicitly if it did not.  want: the request's want field (an ask runs
  * no handler: its reply brings the loan). */
 static void run_request(uint32_t src, uint32_t lid, uint32_t cost, uint32_t want, unsigned handler, unsigned cat,
-                        const gasnet_handlerarg_t *args, unsigned nargs, void *buf, size_t len) {
-  static const gasnet_handlerarg_t none[1];
+                        const gex_AM_Arg_t *args, unsigned nargs, void *buf, size_t len) {
+  static const gex_AM_Arg_t none[1];
   reqctx_t c = {src, lid, cost, want & ~(uint32_t)STP_AMB_ASK, reserve_reply()};
-  stp_token_t tok = {(gasnet_node_t)src, 1, 0, &c};
+  stp_token_t tok = {(gex_Rank_t)src, 1, 0, &c, 0, 0};
   if (STP_LIKELY(!(want & STP_AMB_ASK)))
-    stp_am_run(&tok, (gasnet_handler_t)handler, api_cat(cat), args, (int)nargs, buf, len);
+    stp_am_run(&tok, (gex_AM_Index_t)handler, api_cat(cat), args, (int)nargs, buf, len);
   if (!tok.replied) {
-    stp_am_t implicit = {STP_AM_SHORT, 0, 0, 0, none, NULL, 0, NULL};
+    stp_am_t implicit = {STP_AM_SHORT, 0, 0, 0, none, NULL, 0, NULL, 0, NULL, 0};
     send_reply(&c, &implicit);
   }
 }
@@ -471,7 +480,7 @@ static void request_arrived(const ptl_event_t *ev) {
     stp_fatal("AM flow control: node %u sent more requests than its credits allow: %s", (unsigned)src,
               credits_error(&pa.cr));
   if (h.cat >= STP_AMB_LONG && STP_UNLIKELY(!stp_in_my_segment(h.dst, h.len)))
-    stp_bad_address("AM Long destination", (gasnet_node_t)src, h.dst, h.len);
+    stp_bad_address("AM Long destination", (gex_Rank_t)src, h.dst, h.len);
   if (h.cat == STP_AMB_LONG_UNPACKED && !pa.pss) {
     pend_t *p = pend_find(src, lid);
     if (!p) p = pend_new(src, lid); /* the payload is still on its way: keep the header (the ReqRB may be reused) */
@@ -497,7 +506,7 @@ static void payload_arrived(const ptl_event_t *ev) {
   pend_t *p = pend_find(src, lid);
   if (!p) p = pend_new(src, lid);
   p->have_pay = 1;
-  p->paydst = stp_pc.seg + ev->offset;
+  p->paydst = stp_pc_seg_at(ev->offset);
   p->paylen = ev->mlength;
   if (p->have_hdr) run_pending(p);
 }
@@ -597,7 +606,7 @@ static void slot_free(uint32_t si) {
  * Long's payload), then retire the request. */
 static void run_reply_hdr(uint32_t si, const amhdr_t *h) {
   amslot_t *s = &pa.slot[si];
-  stp_token_t tok = {(gasnet_node_t)s->peer, 0, 0, NULL};
+  stp_token_t tok = {(gex_Rank_t)s->peer, 0, 0, NULL, 0, 0};
   void *buf = NULL;
   if (h->cat == STP_AMB_LONG_UNPACKED) {
     if (STP_UNLIKELY(s->rpay_dst != h->dst || s->rpay_len != h->len))
@@ -605,7 +614,7 @@ static void run_reply_hdr(uint32_t si, const amhdr_t *h) {
                 (unsigned)s->peer, h->len, h->dst, s->rpay_len, s->rpay_dst);
     buf = h->dst;
   } else {
-    stp_pc.tokens++; /* the token kept for a ReplyLong payload */
+    stp_pc_tokens_give(1); /* the token kept for a ReplyLong payload */
     if (h->cat == STP_AMB_LONG) {
       if (h->len) memcpy(h->dst, h->payload, h->len);
       buf = h->dst;
@@ -614,7 +623,7 @@ static void run_reply_hdr(uint32_t si, const amhdr_t *h) {
     }
   }
   if (h->handler) /* 0: the implicit reply of a handler that sent none */
-    stp_am_run(&tok, (gasnet_handler_t)h->handler, api_cat(h->cat), h->args, (int)h->nargs, buf, h->len);
+    stp_am_run(&tok, (gex_AM_Index_t)h->handler, api_cat(h->cat), h->args, (int)h->nargs, buf, h->len);
   slot_free(si);
 }
 
@@ -647,7 +656,7 @@ static uint32_t reply_slot(uint64_t off, uint32_t from, const char *what) {
  * count in hdr_data, the op in the match bits' op field). */
 enum { CR_RECLAIM = 1, CR_RELEASE = 2 };
 
-static void credit_send(gasnet_node_t t, unsigned op, uint32_t n) {
+static void credit_send(gex_Rank_t t, unsigned op, uint32_t n) {
   stp_pc_check(PtlPutRegion(stp_pc.sys_src, 0, 0, PTL_NO_ACK_REQ, stp_pc_target(t), STP_PC_AM_PTE, 0,
                             stp_pbits(STP_PSEL_CREDIT, op, 0, 0, 0), 0, (ptl_hdr_data_t)n),
                "PtlPutRegion (AM credits)");
@@ -655,12 +664,12 @@ static void credit_send(gasnet_node_t t, unsigned op, uint32_t n) {
 
 /* n credits of our grant at node t go back to it, the answer to its
  * reclaim -- to ourselves at once. */
-static void banked(gasnet_node_t from, uint32_t n) { /* ... and as they arrive */
+static void banked(gex_Rank_t from, uint32_t n) { /* ... and as they arrive */
   if (STP_UNLIKELY(credits_released(&pa.cr, from, n) != CREDITS_OK))
     stp_fatal("AM flow control: node %u released credits it did not hold: %s", (unsigned)from, credits_error(&pa.cr));
 }
 
-static void give_back(gasnet_node_t t, uint32_t n) {
+static void give_back(gex_Rank_t t, uint32_t n) {
   if (t != stp.mynode) credit_send(t, CR_RELEASE, n);
   else banked(t, n);
 }
@@ -680,7 +689,7 @@ static void reply_arrived(const ptl_event_t *ev) {
                        &pa.cr, from, stp_pbits_upper(ev->match_bits)) != CREDITS_OK))
     stp_fatal("AM flow control: node %u lent credits it could not: %s", (unsigned)from, credits_error(&pa.cr));
   if (h.cat >= STP_AMB_LONG && STP_UNLIKELY(!stp_in_my_segment(h.dst, h.len)))
-    stp_bad_address("AM ReplyLong destination", (gasnet_node_t)from, h.dst, h.len);
+    stp_bad_address("AM ReplyLong destination", (gex_Rank_t)from, h.dst, h.len);
   s->hdr_in = 1;
   if (STP_LIKELY(h.cat != STP_AMB_LONG_UNPACKED && !stp.in_handler)) { /* complete, and may run now */
     run_reply_hdr(si, &h);
@@ -697,7 +706,7 @@ static void reply_payload_arrived(const ptl_event_t *ev) {
   amslot_t *s = &pa.slot[si];
   if (STP_UNLIKELY(s->rpay_in)) stp_fatal("AM ReplyLong payload from node %u arrived twice", (unsigned)from);
   s->rpay_in = 1;
-  s->rpay_dst = stp_pc.seg + ev->offset;
+  s->rpay_dst = stp_pc_seg_at(ev->offset);
   s->rpay_len = ev->mlength;
   if (s->hdr_in) reply_ready(si);
 }
@@ -711,9 +720,9 @@ static void pam_event(const ptl_event_t *ev) {
               (unsigned)ev->initiator.nid, ev->ni_fail_type == PTLX_NI_DROPPED ? "dropped by the target" : "network");
   if (ev->type == PTL_EVENT_SEND_END) {
     if (sel == STP_PSEL_REQSB) {
-      rpl_done((uint32_t)(ev->offset / SLOT_SIZE), RP_HDR);
+      rpl_done((uint32_t)(ev->offset / RPL_SIZE), RP_HDR);
     } else if (sel == STP_PSEL_RARSRC) {
-      rpl_done(stp_pbits_slot(ev->match_bits), RP_PAY);
+      rpl_done(stp_pbits_index(ev->match_bits), RP_PAY);
     } else {
       stp_fatal("Portals Core: a SEND_END with selector %u in SAFE_EQ", sel);
     }
@@ -728,36 +737,43 @@ static void pam_event(const ptl_event_t *ev) {
               (size_t)ev->rlength, (unsigned)ev->initiator.nid, pa.nrb, pa.rb_size,
               getenv("STAGEPORT_AM_OVERSPEND") ? " (STAGEPORT_AM_OVERSPEND is set)" : "");
   if (sel == STP_PSEL_REQSB) {
-    stp_pc.tokens += 2; /* kept by the request for this arrival, and for a failed send's SEND_END */
+    stp_pc_tokens_give(2); /* kept by the request for this arrival, and for a failed send's SEND_END */
     reply_arrived(ev);
   } else if (sel == STP_PSEL_RARSRC) {
-    stp_pc.tokens++; /* kept by the request for this arrival */
+    stp_pc_tokens_give(1); /* kept by the request for this arrival */
     reply_payload_arrived(ev);
   } else {
     stp_fatal("Portals Core: a PUT_END with selector %u in SAFE_EQ", sel);
   }
 }
 
-/* pc slot callbacks: our Long payload's SEND_END / ACK (what: its
+/* The conduit op callbacks: our Long payload's SEND_END / ACK (what: its
  * STP_PC_NEED_* bit).  The event names its request -- the slot's
- * generation, recorded in the conduit slot when the Put was issued -- and
- * that request must still hold the AM slot and expect it: slot_free keeps
- * a slot whose payload events are due, so a late one can never mark the
- * next request's payload sent. */
-static amslot_t *payload_event(const stp_pc_slot_t *ps, uint8_t what) {
-  amslot_t *s = ps->owner;
+ * generation, recorded in the conduit op (its tag) when the Put was
+ * issued -- and that request must still hold the AM slot and expect it:
+ * slot_free keeps a slot whose payload events are due, so a late one can
+ * never mark the next request's payload sent. */
+static amslot_t *payload_event(const stp_pc_op_t *po, uint8_t what) {
+  amslot_t *s = po->owner;
   uint32_t si = (uint32_t)(s - pa.slot);
-  if (STP_UNLIKELY(ps->tag != s->gen || !(s->pay_due & what)))
+  if (STP_UNLIKELY(po->tag != s->gen || !(s->pay_due & what)))
     stp_fatal("Portals Core: the %s of an AM Long payload to node %u names request %u of ReqSB slot %u, %s",
-              what == STP_PC_NEED_SEND ? "SEND_END" : "ACK", (unsigned)ps->peer, (unsigned)ps->tag, (unsigned)si,
-              ps->tag != s->gen ? "which holds a later request now: a late payload event met a reused slot"
+              what == STP_PC_NEED_SEND ? "SEND_END" : "ACK", (unsigned)po->peer, (unsigned)po->tag, (unsigned)si,
+              po->tag != s->gen ? "which holds a later request now: a late payload event met a reused slot"
                                 : "which expects no such event (twice?)");
   s->pay_due &= (uint8_t)~what;
   if (!s->pay_due && !s->waiting) slot_put(si); /* its reply ran first */
   return s;
 }
-static void payload_sent(stp_pc_slot_t *ps) { payload_event(ps, STP_PC_NEED_SEND)->pay_sent = 1; }
-static void payload_acked(stp_pc_slot_t *ps) { payload_event(ps, STP_PC_NEED_DONE)->pay_acked = 1; }
+static void payload_sent(stp_pc_op_t *po) {
+  amslot_t *s = payload_event(po, STP_PC_NEED_SEND);
+  s->pay_sent = 1;
+  if (s->lc) {
+    stp_ev_finish(s->lc, s->lc_cat);
+    s->lc = NULL;
+  }
+}
+static void payload_acked(stp_pc_op_t *po) { payload_event(po, STP_PC_NEED_DONE)->pay_acked = 1; }
 
 /* ------------------------------------------------------------------ */
 /* Long payloads, and late events (a test knob)                        */
@@ -766,7 +782,7 @@ typedef struct payput { /* an unpacked Long's payload Put */
   ptl_handle_md_t md;
   ptl_size_t off, len, roff;
   ptl_ack_req_t ack;
-  gasnet_node_t dest;
+  gex_Rank_t dest;
   ptl_match_bits_t bits;
   ptl_hdr_data_t lid;
 } payput_t;
@@ -789,7 +805,7 @@ static void payload_put(const payput_t *p) {
 #define LATE_MAX 4 /* SEND_ENDs kept back at once (each keeps a send token, a bounce buffer, an AM slot) */
 static struct {
   int on;
-  uint8_t *unwaited;        /* per conduit slot: a payload SEND_END that no request waits for */
+  uint8_t *unwaited;        /* per conduit op: a payload SEND_END that no request waits for */
   ptl_event_t ev[LATE_MAX]; /* kept back */
   unsigned nev;
   int put_due;              /* put: held */
@@ -798,19 +814,19 @@ static struct {
 } late;
 
 static int late_hold(const ptl_event_t *ev) {
-  uint32_t si = stp_pbits_slot(ev->match_bits);
-  if (ev->type != PTL_EVENT_SEND_END || si >= stp_pc.nslots || !late.unwaited[si]) return 0;
-  late.unwaited[si] = 0;
+  uint32_t oi = stp_pbits_index(ev->match_bits);
+  if (ev->type != PTL_EVENT_SEND_END || oi >= stp_pc.nops || !late.unwaited[oi]) return 0;
+  late.unwaited[oi] = 0;
   if (late.nev == LATE_MAX) return 0;
   late.ev[late.nev++] = *ev;
   late.kept++;
   return 1;
 }
 
-/* The payload Put p of conduit slot si (unwaited: its SEND_END is nobody's
+/* The payload Put p of conduit op oi (unwaited: its SEND_END is nobody's
  * to wait for), issued now or held. */
-static void late_payload(uint32_t si, const payput_t *p, int unwaited) {
-  late.unwaited[si] = (uint8_t)unwaited;
+static void late_payload(uint32_t oi, const payput_t *p, int unwaited) {
+  late.unwaited[oi] = (uint8_t)unwaited;
   if (late.put_due) { /* one held at a time */
     payload_put(&late.put);
     late.put_due = 0;
@@ -832,7 +848,7 @@ static void late_poll(void) {
   if (n) {
     memcpy(ev, late.ev, n * sizeof(*ev));
     late.nev = 0;
-    for (unsigned i = 0; i < n; i++) stp_pc_slot_event(&ev[i]);
+    for (unsigned i = 0; i < n; i++) stp_pc_op_event(&ev[i]);
     return;
   }
   late.put_due = 0;
@@ -842,45 +858,48 @@ static void late_poll(void) {
 /* ------------------------------------------------------------------ */
 /* requests                                                            */
 /* ------------------------------------------------------------------ */
-static uint32_t slot_get(gasnet_node_t dest) {
+static uint32_t slot_get(gex_Rank_t dest) {
   unsigned spins = 0;
   uint32_t si;
   amslot_t *s;
   /* three SAFE_EQ events: the reply, a ReplyLong payload, and this header's SEND_END should its send fail (a
    * successful one posts none: the reply gives that token back) */
-  while (STP_UNLIKELY(pa.free_slot == NONE || stp_pc.tokens < 3)) stp_wait_step(&spins);
-  stp_pc.tokens -= 3;
+  while (STP_UNLIKELY(pa.free_slot == NONE || !stp_pc_tokens_have(3))) stp_wait_step(&spins);
+  stp_pc_tokens_take(3);
   si = pa.free_slot;
   s = &pa.slot[si];
   pa.free_slot = s->next;
   s->waiting = 1;
   s->hdr_in = s->rpay_in = s->pay_sent = s->pay_acked = s->pay_due = 0;
+  s->lc = NULL;
   s->gen++;
   s->peer = dest;
   return si;
 }
 
 /* An unpacked Long's payload, by the selected protocol. */
-static void send_payload(gasnet_node_t dest, const stp_am_t *am, amslot_t *as, uint32_t lid) {
-  unsigned op = pa.pss ? STP_POP_AM_PSS : STP_POP_AM_TSR, spins = 0;
+static void send_payload(gex_Rank_t dest, const stp_am_t *am, amslot_t *as, uint32_t lid) {
+  unsigned type = pa.pss ? STP_POP_AM_PSS : STP_POP_AM_TSR, spins = 0;
   uint8_t need = pa.pss ? STP_PC_NEED_SEND | STP_PC_NEED_DONE : STP_PC_NEED_SEND;
-  uint32_t si = stp_pc_slot_get(as, op, dest, need);
-  stp_pc_slot_t *ps = &stp_pc.slot[si];
+  uint32_t oi = stp_pc_op_take(as, as->gen, type, dest, need, 1); /* its events name this request */
+  stp_pc_op_t *po = stp_pc_op(oi);
   payput_t p;
-  ps->tag = as->gen; /* its events name this request */
   as->pay_due = need;
-  p.md = stp_pc_local_md(ps, (void *)am->src, am->nbytes, &p.off);
-  if (ps->bounce != STP_PC_NO_BOUNCE) { /* copied: locally complete now */
-    memcpy(stp_pc.bounce + p.off, am->src, am->nbytes);
+  p.md = stp_pc_local_md(po, (void *)am->src, am->nbytes, &p.off, STP_PC_SRC);
+  if (stp_pc_op_bounced(po)) { /* copied: locally complete now */
     as->pay_sent = 1;
+  } else if (am->lc) { /* counted until its SEND_END, not waited for */
+    as->lc = am->lc;
+    as->lc_cat = (uint8_t)stp_am_lc_cat(am->lc);
+    stp_ev_start(as->lc, as->lc_cat);
   }
   p.len = am->nbytes;
-  p.roff = stp_pc_roff(dest, am->dst);
+  p.roff = stp_pc_seg_off(dest, am->dst);
   p.ack = pa.pss ? PTL_ACK_REQ : PTL_NO_ACK_REQ;
   p.dest = dest;
-  p.bits = stp_pbits(pa.pss ? STP_PSEL_RAR : STP_PSEL_RARAM, op, 0, si, stp_pc_oos_name(&ps->oos));
+  p.bits = stp_pbits(pa.pss ? STP_PSEL_RAR : STP_PSEL_RARAM, type, 0, oi, stp_pc_oos_name(&po->oos));
   p.lid = lid;
-  if (STP_UNLIKELY(late.on)) late_payload(si, &p, ps->bounce != STP_PC_NO_BOUNCE || am->async);
+  if (STP_UNLIKELY(late.on)) late_payload(oi, &p, stp_pc_op_bounced(po) || am->async);
   else payload_put(&p);
   if (pa.pss) { /* put-sync-send: the header goes once the payload is in place */
     while (!as->pay_acked) stp_wait_step(&spins);
@@ -890,8 +909,10 @@ static void send_payload(gasnet_node_t dest, const stp_am_t *am, amslot_t *as, u
 /* Dynamic credits: a message costs more than the whole grant at dest, all
  * of it home: ask dest for a loan (a Short that runs no handler, costing 1;
  * its reply brings the loan). */
-static void send_ask(gasnet_node_t dest) {
-  uint32_t si, want = credits_want(&pa.cr, dest);
+static void send_ask(gex_Rank_t dest, int immediate) {
+  uint32_t si, want;
+  if (immediate && (pa.free_slot == NONE || !stp_pc_tokens_have(3))) return; /* (an IMMEDIATE request's: never wait) */
+  want = credits_want(&pa.cr, dest);
   if (credits_charge(&pa.cr, dest, 1) != CREDITS_OK) stp_fatal("AM flow control: an ask found no credit");
   si = slot_get(dest);
   stp_pc_check(PtlPutRegion(pa.reqsb, si * SLOT_SIZE, 0, PTL_NO_ACK_REQ, stp_pc_target(dest), STP_PC_AM_PTE, 0,
@@ -899,40 +920,74 @@ static void send_ask(gasnet_node_t dest) {
                "PtlPutRegion (AM credit ask)");
 }
 
-static int pam_request(gasnet_node_t dest, const stp_am_t *am) {
+static int pam_request(gex_Rank_t dest, const stp_am_t *am) {
   unsigned cat = wire_cat(am), pad;
   int unpacked = cat == STP_AMB_LONG_UNPACKED;
   size_t body = hdr_bytes(cat, am->nargs) + (unpacked ? 0 : round8(am->nbytes)), len;
   uint32_t cost = cost_of(body, unpacked), si, lid;
+  size_t boff;
   uint64_t hdr;
   amslot_t *as;
   if (STP_UNLIKELY(am->nbytes > (am->cat == STP_AM_LONG ? MAX_LONG : (size_t)MAX_MEDIUM) || am->nargs > 16))
     stp_fatal("AM request to node %u: %zu bytes and %u arguments, over the maximum", (unsigned)dest, am->nbytes,
               (unsigned)am->nargs);
-  if (STP_UNLIKELY(credits_charge(&pa.cr, dest, cost) != CREDITS_OK)) {
-    unsigned spins = 0;
-    int rc;
-    while ((rc = credits_charge(&pa.cr, dest, cost)) == CREDITS_EAGAIN) { /* serving others */
-      if (credits_ask_due(&pa.cr, dest, cost)) send_ask(dest);
-      stp_wait_step(&spins);
-    }
-    if (rc != CREDITS_OK)
-      stp_fatal("AM flow control: a request of %u credits to node %u can never be paid for", cost, (unsigned)dest);
-  }
-  si = slot_get(dest);
+  /* IMMEDIATE: refused, nothing taken, when a ReqSB slot, the send tokens
+   * (and for an unpacked Long its payload's conduit op) or the credits
+   * are short (a native NP Commit holds its slot already: pam_np_prepare) */
+  if (STP_UNLIKELY(am->flags & GEX_FLAG_IMMEDIATE) && !am->np &&
+      (pa.free_slot == NONE || !stp_pc_tokens_have(3 + (unpacked ? 2 : 0)) || (unpacked && !stp_pc_op_available())))
+    return 1;
+  if (STP_UNLIKELY(stp_am_pay(&pa.cr, dest, cost, am->flags, send_ask))) return 1;
+  si = am->np ? (uint32_t)(am->np - 1) : slot_get(dest);
   as = &pa.slot[si];
   lid = si * SLOT_SIZE;
-  len = build(slot_mem(si), am, cat, &pad, &hdr);
+  boff = body_off(cat, am->nargs);
+  len = build(slot_mem(si) + boff, am, cat, &pad, &hdr);
   if (unpacked) send_payload(dest, am, as, lid);
-  stp_pc_check(PtlPutRegion(pa.reqsb, lid, len, PTL_NO_ACK_REQ, stp_pc_target(dest), STP_PC_AM_PTE, 0,
+  stp_pc_check(PtlPutRegion(pa.reqsb, lid + boff, len, PTL_NO_ACK_REQ, stp_pc_target(dest), STP_PC_AM_PTE, 0,
                             stp_amb(STP_PSEL_REQRB, cat, am->nargs, am->handler, pad, credits_want(&pa.cr, dest), lid),
                             0, hdr),
                "PtlPutRegion (AM request)");
-  if (unpacked && !am->async) { /* like a non-bulk put: the source is the caller's again */
+  if (unpacked && !am->async && !am->lc) { /* like a non-bulk put: the source is the caller's again */
     unsigned spins = 0;
     while (!as->pay_sent) stp_wait_step(&spins);
   }
   return GASNET_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* negotiated payload, native: the payload is built in place           */
+/* ------------------------------------------------------------------ */
+/* A request's payload goes where build() would copy it: in its ReqSB slot,
+ * taken now (its credits are paid at the Commit, when the size is known);
+ * a reply's in the RplSB buffer its request handler holds.  A Medium, or a
+ * Long that travels packed (at most STAGEPORT_AM_PACKED_MAX); a larger
+ * Long's payload is Put from where it is, so it gains nothing here. */
+static int pam_np_prepare(stp_np_t *np) {
+  unsigned cat = np->cat == STP_AM_MEDIUM ? STP_AMB_MEDIUM : STP_AMB_LONG;
+  uint32_t si;
+  if (np->cat == STP_AM_LONG && np->most > pa.packed_max) return 0;
+  if (np->is_req) {
+    if ((np->flags & GEX_FLAG_IMMEDIATE) && (pa.free_slot == NONE || !stp_pc_tokens_have(3))) return 1;
+    si = slot_get(np->dest);
+    np->addr = slot_mem(si) + body_off(cat, np->nargs) + hdr_bytes(cat, np->nargs);
+    np->hold = si + 1;
+  } else {
+    const reqctx_t *c = np->token->core;
+    np->addr = rpl_mem(c->rpl) + body_off(cat, np->nargs) + hdr_bytes(cat, np->nargs);
+    np->hold = 1;
+  }
+  np->size = np->most;
+  return 0;
+}
+
+static void pam_np_cancel(const stp_np_t *np) {
+  if (np->is_req) { /* the slot back, and the tokens slot_get took */
+    uint32_t si = (uint32_t)(np->hold - 1);
+    pa.slot[si].waiting = 0;
+    stp_pc_tokens_give(3);
+    slot_put(si);
+  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -945,7 +1000,7 @@ static uint64_t mono_ns(void) {
 }
 
 static void credit_event(const ptl_event_t *ev) {
-  gasnet_node_t from = (gasnet_node_t)ev->initiator.nid;
+  gex_Rank_t from = (gex_Rank_t)ev->initiator.nid;
   unsigned op = stp_pbits_op(ev->match_bits);
   if (STP_UNLIKELY(ev->type != PTL_EVENT_PUT_END || ev->ni_fail_type != PTL_NI_OK || from >= stp.nodes))
     stp_fatal("Portals Core: a %s event in CREDIT_EQ from node %u", PtlEventKindStr(ev->type), (unsigned)from);
@@ -963,8 +1018,8 @@ static int credit_poll(void) {
   uint64_t now = mono_ns();
   credits_tick(&pa.cr, now);
   while ((p = credits_reclaim_next(&pa.cr, now)) != UINT32_MAX) {
-    if (p == stp.mynode) give_back((gasnet_node_t)p, credits_release(&pa.cr, p));
-    else credit_send((gasnet_node_t)p, CR_RECLAIM, 0);
+    if (p == stp.mynode) give_back((gex_Rank_t)p, credits_release(&pa.cr, p));
+    else credit_send((gex_Rank_t)p, CR_RECLAIM, 0);
   }
   return n;
 }
@@ -1093,18 +1148,6 @@ static int pam_attach(void) {
                  "posting CREDIT");
   }
 
-  /* RARAM: the segment, for unpacked RequestLong payloads, events to AM_EQ */
-  memset(&md, 0, sizeof(md));
-  md.start = stp_pc.seg;
-  md.length = stp_pc.seglen;
-  md.threshold = PTL_MD_THRESH_INF;
-  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE;
-  md.eq_handle = pa.am_eq;
-  if (stp_pc.seg)
-    stp_pc_check(PtlPost(stp_pc.ni, STP_PC_RAR_PTE, any, STP_PSEL_RARAM, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER,
-                         md, PTL_RETAIN, &pa.raram_me, &pa.raram),
-                 "posting RARAM");
-
   /* ReqRB: every credit's 256 bytes in each buffer, plus one largest request */
   pa.rb_size = round8((size_t)capacity * CREDIT_BYTES + MSG_MAX);
   pa.rb = calloc(pa.nrb, sizeof(*pa.rb));
@@ -1143,10 +1186,10 @@ static int pam_attach(void) {
   pa.free_slot = 0;
 
   /* RplSB: reply buffers, and their own send tokens (carved from SAFE_EQ's) */
-  pa.rplsb_mem = xalloc((size_t)pa.nrpl * SLOT_SIZE);
+  pa.rplsb_mem = xalloc((size_t)pa.nrpl * RPL_SIZE);
   memset(&md, 0, sizeof(md));
   md.start = pa.rplsb_mem;
-  md.length = (ptl_size_t)pa.nrpl * SLOT_SIZE;
+  md.length = (ptl_size_t)pa.nrpl * RPL_SIZE;
   md.threshold = PTL_MD_THRESH_INF;
   md.options = PTL_MD_EVENT_START_DISABLE;
   md.eq_handle = stp_pc.safe_eq;
@@ -1159,25 +1202,24 @@ static int pam_attach(void) {
   for (uint32_t i = 0; i < pa.nrpl; i++) pa.rpl[i].next = i + 1 < pa.nrpl ? i + 1 : NONE;
   pa.free_rpl = 0;
   pa.rtokens = 2 * (long)pa.nrpl;
-  if (stp_pc.tokens < pa.rtokens + 8)
+  if (!stp_pc_tokens_have(pa.rtokens + 8))
     stp_fatal("gasnet_attach: SAFE_EQ (STAGEPORT_PTL_SAFE_EQ=%ld events) is too small for %u reply buffers and "
               "requests; at least %ld",
               stp_pc.tokens, pa.nrpl, pa.rtokens + 8);
-  stp_pc.tokens -= pa.rtokens;
+  stp_pc_tokens_take(pa.rtokens);
 
   /* unpacked Longs half-arrived: each holds two credits at least */
   pa.maxpend = (uint32_t)(capacity * over / 2 + 1);
   pa.pend = calloc(pa.maxpend, sizeof(*pa.pend));
   if (!pa.pend) stp_fatal("gasnet_attach: out of memory");
 
-  stp_pc.am_event = pam_event;
-  stp_pc.sent[STP_POP_AM_TSR] = payload_sent;
-  stp_pc.sent[STP_POP_AM_PSS] = payload_sent;
-  stp_pc.done[STP_POP_AM_PSS] = payload_acked;
+  stp_pc_on_am_event(pam_event);
+  stp_pc_on_op(STP_POP_AM_TSR, NULL, payload_sent);
+  stp_pc_on_op(STP_POP_AM_PSS, payload_acked, payload_sent);
   late.on = stp_env_u64("STAGEPORT_AM_LATE_SEND_END", 0) != 0;
   if (late.on) {
-    if (!(late.unwaited = calloc(stp_pc.nslots, 1))) stp_fatal("gasnet_attach: out of memory");
-    stp_pc.hold = late_hold;
+    if (!(late.unwaited = calloc(stp_pc.nops, 1))) stp_fatal("gasnet_attach: out of memory");
+    stp_pc_on_hold(late_hold);
   }
   {
     ptl_interface_t mode = PTLX_IFACE_HOST;
@@ -1192,13 +1234,32 @@ static int pam_attach(void) {
   return GASNET_OK;
 }
 
+/* At gex_Segment_Attach: RARAM, the segment, for unpacked RequestLong
+ * payloads, events to AM_EQ. */
+static int pam_segment(void) {
+  ptl_process_id_t any = {PTL_NID_ANY, PTL_PID_ANY};
+  const gasnet_seginfo_t *mine = &stp.seg[stp.mynode];
+  ptl_md_t md;
+  if (!mine->addr) return GASNET_OK;
+  memset(&md, 0, sizeof(md));
+  md.start = mine->addr;
+  md.length = mine->size;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = pa.am_eq;
+  stp_pc_check(PtlPost(stp_pc.ni, STP_PC_RAR_PTE, any, STP_PSEL_RARAM, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER,
+                       md, PTL_RETAIN, &pa.raram_me, &pa.raram),
+               "posting RARAM");
+  return GASNET_OK;
+}
+
 static void pam_detach(void) {
   /* every peer agreed to exit; the NI (closed by the network) takes the entries and MDs */
-  stp_pc.am_event = NULL;
+  stp_pc_on_am_event(NULL);
   if (late.on) {
     fprintf(stderr, "stageport: node %u: STAGEPORT_AM_LATE_SEND_END: %lu SEND_ENDs kept back, %lu payload Puts held\n",
             (unsigned)stp.mynode, late.kept, late.held);
-    stp_pc.hold = NULL;
+    stp_pc_on_hold(NULL);
     free(late.unwaited);
   }
   free(pa.slot);
@@ -1239,6 +1300,7 @@ static int pam_credits(stageport_am_credits_t *s) {
 const stp_core_ops_t stp_core_portals_ops = {
     .name = "core-portals",
     .attach = pam_attach,
+    .segment = pam_segment,
     .detach = pam_detach,
     .max_medium = MAX_MEDIUM,
     .max_long_request = MAX_LONG,
@@ -1246,6 +1308,8 @@ const stp_core_ops_t stp_core_portals_ops = {
     .request = pam_request,
     .reply = pam_reply,
     .poll = pam_poll,
+    .np_prepare = pam_np_prepare,
+    .np_cancel = pam_np_cancel,
     .recv_bytes = pam_recv_bytes,
     .credits = pam_credits,
 };

@@ -1,9 +1,9 @@
 /*
  * portals_conduit.c -- the Portals conduit (portals_conduit.h): the network
  * of the stages built on ptl.  Opens the NI with the bootstrap, posts the
- * segment (RAR, RARSRC), owns SAFE_EQ, the slots, the send tokens, ReqSB and
- * the TMPMDs or the firehose cache, and drains SAFE_EQ on every library
- * poll.
+ * segment (RAR, RARSRC), owns SAFE_EQ, the operation records, the send
+ * tokens, ReqSB and the TMPMDs or the firehose cache, and drains SAFE_EQ on
+ * every library poll.
  */
 #include "portals_conduit.h"
 
@@ -20,7 +20,7 @@ static void fh_open(void);
 static int pc_open(stp_net_args_t *a) {
   const char *m = getenv("STAGEPORT_PTL_MODE");
   uint64_t cap = stp_env_u64("STAGEPORT_PTL_SAFE_EQ", 8192);
-  uint64_t nslots = stp_env_u64("STAGEPORT_PTL_SLOTS", (uint64_t)STP_PBITS_MAX_SLOT + 1);
+  uint64_t nops = stp_env_u64("STAGEPORT_PTL_SLOTS", (uint64_t)STP_PBITS_MAX_INDEX + 1);
   ptl_interface_t iface = PTLX_IFACE_DEFAULT_MODE;
   ptl_md_t md;
   int maxif;
@@ -31,8 +31,8 @@ static int pc_open(stp_net_args_t *a) {
   else if (m && !strcmp(m, "offload")) iface = PTLX_IFACE_OFFLOAD;
   else if (m && *m) stp_fatal("STAGEPORT_PTL_MODE=\"%s\": use host or offload", m);
   if (cap < 2) stp_fatal("STAGEPORT_PTL_SAFE_EQ=%" PRIu64 ": at least 2 events", cap);
-  if (nslots < 1 || nslots > (uint64_t)STP_PBITS_MAX_SLOT + 1)
-    stp_fatal("STAGEPORT_PTL_SLOTS=%" PRIu64 ": 1..%u", nslots, STP_PBITS_MAX_SLOT + 1);
+  if (nops < 1 || nops > (uint64_t)STP_PBITS_MAX_INDEX + 1)
+    stp_fatal("STAGEPORT_PTL_SLOTS=%" PRIu64 ": 1..%u", nops, STP_PBITS_MAX_INDEX + 1);
 
   stp_pc_check(PtlXBootstrap(a->boot), "PtlXBootstrap");
   stp_pc_check(PtlInit(&maxif), "PtlInit");
@@ -93,17 +93,18 @@ static int pc_open(stp_net_args_t *a) {
   stp_pc.xfer_max = SIZE_MAX;
   if (a->oos == STP_OOS_FIREHOSE) fh_open();
 
-  /* slots: the operations in flight, named by their index in the match bits */
-  stp_pc.nslots = (uint32_t)nslots;
-  stp_pc.slot = calloc(stp_pc.nslots, sizeof(*stp_pc.slot));
-  if (!stp_pc.slot) stp_fatal("gasnet_attach: out of memory");
-  for (uint32_t i = 0; i < stp_pc.nslots; i++) stp_pc.slot[i].next = i + 1;
-  stp_pc.free_slot = 0;
+  /* op records: the operations in flight, named by their index in the match bits */
+  stp_pc.nops = (uint32_t)nops;
+  stp_pc.op = calloc(stp_pc.nops, sizeof(*stp_pc.op));
+  if (!stp_pc.op) stp_fatal("gasnet_attach: out of memory");
+  for (uint32_t i = 0; i < stp_pc.nops; i++) stp_pc.op[i].next = i + 1;
+  stp_pc.free_op = 0;
   return GASNET_OK;
 }
 
 /* The segment: memory ptl registered already (MDs over it cost nothing),
- * posted as RAR and bound as RARSRC. */
+ * posted as RAR and bound as RARSRC.  (The API layer's table, stp.seg,
+ * is where everyone finds it from here on.) */
 static int pc_segment(uintptr_t size, void **base) {
   ptl_process_id_t any = {PTL_NID_ANY, PTL_PID_ANY};
   ptl_handle_md_t rar_md;
@@ -111,11 +112,9 @@ static int pc_segment(uintptr_t size, void **base) {
   *base = NULL;
   if (!size) return GASNET_OK;
   if (PtlXMemAlloc(stp_pc.ni, size, base) != PTL_OK) return GASNET_ERR_RESOURCE;
-  stp_pc.seg = *base;
-  stp_pc.seglen = size;
   memset(&md, 0, sizeof(md));
-  md.start = stp_pc.seg;
-  md.length = stp_pc.seglen;
+  md.start = *base;
+  md.length = size;
   md.threshold = PTL_MD_THRESH_INF;
   md.options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE;
   md.eq_handle = PTL_EQ_NONE;
@@ -142,56 +141,57 @@ static void pc_close(void) {
   PtlNIFini(stp_pc.ni); /* collective: every node is exiting */
   PtlFini();
   stp_pc.open = 0;
-  free(stp_pc.slot);
+  free(stp_pc.op);
   free(stp_pc.bfree);
 }
 
 /* ------------------------------------------------------------------ */
 /* events                                                              */
 /* ------------------------------------------------------------------ */
-static void slot_release(uint32_t si) {
-  stp_pc_slot_t *s = &stp_pc.slot[si];
-  if (s->bounce != STP_PC_NO_BOUNCE) stp_pc.bfree[stp_pc.nbfree++] = s->bounce;
-  stp_pc_oos_drop(&s->oos);
-  s->next = stp_pc.free_slot;
-  stp_pc.free_slot = si;
+static void op_release(uint32_t oi) {
+  stp_pc_op_t *o = &stp_pc.op[oi];
+  if (o->bounce != STP_PC_NO_BOUNCE) stp_pc.bfree[stp_pc.nbfree++] = o->bounce;
+  stp_pc_oos_drop(&o->oos);
+  o->next = stp_pc.free_op;
+  stp_pc.free_op = oi;
 }
 
-static inline void slot_event(const ptl_event_t *ev) {
-  uint32_t si = stp_pbits_slot(ev->match_bits);
-  stp_pc_slot_t *s = &stp_pc.slot[si];
-  stp_pc.tokens++;
+static inline void op_event(const ptl_event_t *ev) {
+  uint32_t oi = stp_pbits_index(ev->match_bits);
+  stp_pc_op_t *o = &stp_pc.op[oi];
+  stp_pc_tokens_give(1);
   if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK)) {
-    const char *what = s->op == STP_POP_GET ? "get from" : s->op >= STP_POP_AM_TSR ? "AM Long payload to" : "put to";
+    const char *what =
+        o->type == STP_POP_GET ? "get from" : o->type >= STP_POP_AM_TSR ? "AM Long payload to" : "put to";
     if (ev->ni_fail_type == PTLX_NI_DROPPED)
       stp_fatal("Portals conduit: a %zu-byte %s node %u was dropped by the target: it matched no entry (a remote "
                 "range outside node %u's segment?) or the target had no resources for it",
-                (size_t)ev->rlength, what, (unsigned)s->peer, (unsigned)s->peer);
+                (size_t)ev->rlength, what, (unsigned)o->peer, (unsigned)o->peer);
     stp_fatal("Portals conduit: a %zu-byte %s node %u failed in the network (%s event)", (size_t)ev->rlength, what,
-              (unsigned)s->peer, PtlEventKindStr(ev->type));
+              (unsigned)o->peer, PtlEventKindStr(ev->type));
   }
-  if (STP_UNLIKELY(stp_pbits_upper(ev->match_bits) != stp_pc_oos_name(&s->oos)))
-    stp_fatal("Portals conduit: a %s event names firehose region %08x, its slot %u holds region %08x",
-              PtlEventKindStr(ev->type), (unsigned)stp_pbits_upper(ev->match_bits), (unsigned)si,
-              (unsigned)stp_pc_oos_name(&s->oos));
+  if (STP_UNLIKELY(stp_pbits_upper(ev->match_bits) != stp_pc_oos_name(&o->oos)))
+    stp_fatal("Portals conduit: a %s event names firehose region %08x, its op %u holds region %08x",
+              PtlEventKindStr(ev->type), (unsigned)stp_pbits_upper(ev->match_bits), (unsigned)oi,
+              (unsigned)stp_pc_oos_name(&o->oos));
   switch (ev->type) {
     case PTL_EVENT_SEND_END:
-      s->need &= (uint8_t)~STP_PC_NEED_SEND;
-      if (stp_pc.sent[s->op]) stp_pc.sent[s->op](s);
+      o->need &= (uint8_t)~STP_PC_NEED_SEND;
+      if (stp_pc.sent[o->type]) stp_pc.sent[o->type](o);
       break;
     case PTL_EVENT_ACK:
     case PTL_EVENT_REPLY_END:
-      if (s->copy_to) memcpy(s->copy_to, stp_pc.bounce + (size_t)s->bounce * stp_pc.bounce_size, s->len);
-      s->need &= (uint8_t)~STP_PC_NEED_DONE;
-      stp_pc.done[s->op](s);
+      if (o->copy_to) memcpy(o->copy_to, stp_pc.bounce + (size_t)o->bounce * stp_pc.bounce_size, o->len);
+      o->need &= (uint8_t)~STP_PC_NEED_DONE;
+      stp_pc.done[o->type](o);
       break;
     default:
       stp_fatal("Portals conduit: unexpected %s event in SAFE_EQ", PtlEventKindStr(ev->type));
   }
-  if (!s->need) slot_release(si);
+  if (!o->need) op_release(oi);
 }
 
-void stp_pc_slot_event(const ptl_event_t *ev) { slot_event(ev); }
+void stp_pc_op_event(const ptl_event_t *ev) { op_event(ev); }
 
 static void handle_event(const ptl_event_t *ev) {
   if (ev->type == PTL_EVENT_PUT_END || stp_pbits_sel(ev->match_bits) >= STP_PSEL_RARSRC) {
@@ -203,7 +203,7 @@ static void handle_event(const ptl_event_t *ev) {
     return;
   }
   if (STP_UNLIKELY(stp_pc.hold != NULL) && stp_pc.hold(ev)) return; /* a test knob keeps it back */
-  slot_event(ev);
+  op_event(ev);
 }
 
 int stp_pc_drain(ptl_handle_eq_t eq, int max, void (*handle)(const ptl_event_t *ev), const char *name,
@@ -317,19 +317,24 @@ ptl_handle_md_t stp_pc_oos_hold(const void *p, size_t n, ptl_size_t *off, stp_pc
 void stp_pc_oos_drop(stp_pc_oos_t *o) {
   if (o->fhr) fh_release(stp_pc.fh, o->fhr);
   if (o->tmpmd != PTL_INVALID_HANDLE) stp_pc_check(PtlMDUnlink(o->tmpmd), "unlinking a TMPMD");
-  o->fhr = NULL;
-  o->tmpmd = PTL_INVALID_HANDLE;
+  stp_pc_oos_clear(o);
 }
 
-ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_size_t *off) {
+ptl_handle_md_t stp_pc_local_md_slow(stp_pc_op_t *o, void *p, size_t n, ptl_size_t *off, int side) {
   if (n <= stp_pc.bounce_size) {
     unsigned spins = 0;
     while (STP_UNLIKELY(!stp_pc.nbfree)) stp_wait_step(&spins);
-    s->bounce = stp_pc.bfree[--stp_pc.nbfree];
-    *off = (ptl_size_t)s->bounce * stp_pc.bounce_size;
+    o->bounce = stp_pc.bfree[--stp_pc.nbfree];
+    *off = (ptl_size_t)o->bounce * stp_pc.bounce_size;
+    if (side == STP_PC_DST) { /* copied to p at the Get's REPLY_END (op_event) */
+      o->copy_to = p;
+      o->len = n;
+    } else { /* copied: locally complete now */
+      memcpy(stp_pc.bounce + *off, p, n);
+    }
     return stp_pc.reqsb;
   }
-  return stp_pc_oos_hold(p, n, off, &s->oos, 1);
+  return stp_pc_oos_hold(p, n, off, &o->oos, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -338,7 +343,7 @@ ptl_handle_md_t stp_pc_local_md_slow(stp_pc_slot_t *s, void *p, size_t n, ptl_si
 static void pc_exit_notify(int code) {
   for (int p = 0; p < stp_pc.nodes; p++)
     if (p != stp_pc.rank)
-      stp_pc_check(PtlPutRegion(stp_pc.sys_src, 0, 4, PTL_NO_ACK_REQ, stp_pc_target((gasnet_node_t)p), STP_PC_AM_PTE,
+      stp_pc_check(PtlPutRegion(stp_pc.sys_src, 0, 4, PTL_NO_ACK_REQ, stp_pc_target((gex_Rank_t)p), STP_PC_AM_PTE,
                                 0, stp_pbits(STP_PSEL_SYS, 0, 0, 0, 0), 0, (ptl_hdr_data_t)(uint32_t)code),
                    "PtlPutRegion (exit notice)");
 }

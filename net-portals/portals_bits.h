@@ -1,5 +1,6 @@
 /*
- * portals_bits.h -- the match bits of ext-portals (seed 000 sections 3.1-3.2).
+ * portals_bits.h -- the match bits of the Portals conduit and its users
+ * (net-portals, core-portals, ext-portals; seed 000 sections 3.1-3.2).
  *
  * Every Portals operation GASNet issues carries 64 match bits.  The target's
  * MEs ignore all but the low 4, which select the ME (RAR, RARAM, ...); the
@@ -8,7 +9,7 @@
  *
  *    63            32 31          16 15       8 7       4 3       0
  *   +----------------+--------------+----------+---------+---------+
- *   | upper word     | handle slot  | thread id| op type | ME sel. |
+ *   | upper word     | op index     | thread id| op type | ME sel. |
  *   +----------------+--------------+----------+---------+---------+
  *
  *   ME selector  which target ME (Table 1: RAR 0x0, RARAM 0x1, RARSRC 0x2,
@@ -16,7 +17,9 @@
  *                redistribution 0x6, Table 1's SYS duty given its own EQ)
  *   op type      non-bulk put, bulk put, get (more for later stages)
  *   thread id    the initiating client thread (0 under GASNET_SEQ)
- *   handle slot  the operation's entry in the initiator's slot table
+ *   op index     the operation's record at the initiator (seed 000's "eop
+ *                addr"): a Portals conduit op (stp_pc_op_t); a ReplyLong
+ *                payload's: its RplSB buffer
  *   upper word   the AM reply offset (stage 2), or the firehose region the
  *                operation holds (stage 3: checked at every event; else 0)
  *
@@ -50,10 +53,10 @@ enum {
 #define STP_PBITS_IGNORE (~STP_PBITS_SEL_MASK) /* every target ME's ignore bits */
 #define STP_PBITS_MAX_OP 0xfu
 #define STP_PBITS_MAX_TID 0xffu
-#define STP_PBITS_MAX_SLOT 0xffffu
+#define STP_PBITS_MAX_INDEX 0xffffu
 
-static inline uint64_t stp_pbits(unsigned sel, unsigned op, unsigned tid, unsigned slot, uint32_t upper) {
-  return ((uint64_t)upper << 32) | ((uint64_t)(slot & STP_PBITS_MAX_SLOT) << 16) |
+static inline uint64_t stp_pbits(unsigned sel, unsigned op, unsigned tid, unsigned index, uint32_t upper) {
+  return ((uint64_t)upper << 32) | ((uint64_t)(index & STP_PBITS_MAX_INDEX) << 16) |
          ((uint64_t)(tid & STP_PBITS_MAX_TID) << 8) | ((uint64_t)(op & STP_PBITS_MAX_OP) << 4) |
          (uint64_t)(sel & STP_PBITS_SEL_MASK);
 }
@@ -101,7 +104,12 @@ static inline unsigned stp_amb_credits(uint64_t b) { return (unsigned)(b >> 22) 
 static inline unsigned stp_pbits_sel(uint64_t b) { return (unsigned)(b & STP_PBITS_SEL_MASK); }
 static inline unsigned stp_pbits_op(uint64_t b) { return (unsigned)(b >> 4) & STP_PBITS_MAX_OP; }
 static inline unsigned stp_pbits_tid(uint64_t b) { return (unsigned)(b >> 8) & STP_PBITS_MAX_TID; }
-static inline unsigned stp_pbits_slot(uint64_t b) { return (unsigned)(b >> 16) & STP_PBITS_MAX_SLOT; }
+static inline unsigned stp_pbits_index(uint64_t b) { return (unsigned)(b >> 16) & STP_PBITS_MAX_INDEX; }
 static inline uint32_t stp_pbits_upper(uint64_t b) { return (uint32_t)(b >> 32); }
+
+/* The op index's former names, which tests/unit_portals_bits.c and
+ * tests/fuzz/fuzz_portals_bits.c still use (remove with them). */
+#define stp_pbits_slot stp_pbits_index
+#define STP_PBITS_MAX_SLOT STP_PBITS_MAX_INDEX
 
 #endif /* STP_PORTALS_BITS_H */
