@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define TAG_EXIT 77
@@ -108,8 +109,18 @@ static const char *level_name(int level) {
 
 int stp_boot_mpi_open(int *argc, char ***argv, const char *who, int threads, stp_boot_t *boot) {
   int up = 0, down = 0, provided = MPI_THREAD_SINGLE, rank, size, host;
-  int need = threads ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED;
+  int need = threads ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED, base = need;
+  const char *want = getenv("GASNET_MPI_THREAD"); /* (GASNet mpi-conduit's: a client that calls MPI itself) */
   MPI_Comm shm;
+  if (want && *want) {
+    int lv = !strcasecmp(want, "SINGLE") ? MPI_THREAD_SINGLE : !strcasecmp(want, "FUNNELED") ? MPI_THREAD_FUNNELED
+           : !strcasecmp(want, "SERIALIZED") ? MPI_THREAD_SERIALIZED : !strcasecmp(want, "MULTIPLE") ? MPI_THREAD_MULTIPLE : -1;
+    if (lv < 0) {
+      fprintf(stderr, "%s: GASNET_MPI_THREAD=%s: not SINGLE, FUNNELED, SERIALIZED or MULTIPLE\n", who, want);
+      return -1;
+    }
+    if (lv > need) need = lv;
+  }
   if (bm.opens++) {
     *boot = bm.boot;
     return 0;
@@ -131,10 +142,10 @@ int stp_boot_mpi_open(int *argc, char ***argv, const char *who, int threads, stp
   } else {
     MPI_Query_thread(&provided);
   }
-  if (threads && provided < need) {
+  if (threads && provided < base) {
     fprintf(stderr,
             "%s: a threaded client (GASNET_PAR / GASNET_PARSYNC) needs MPI at %s; this MPI %s %s\n", who,
-            level_name(need), bm.mpi_ours ? "gives only" : "was initialised by the client with", level_name(provided));
+            level_name(base), bm.mpi_ours ? "gives only" : "was initialised by the client with", level_name(provided));
     bm.opens = 0;
     return -1;
   }

@@ -249,11 +249,36 @@ static void wait_sent(ucs_status_ptr_t r, int serve, gex_Rank_t dest) {
   if (STP_UNLIKELY(st != UCS_OK) && !stp_uc.closing) send_failed(st, what, dest);
 }
 
-/* Send am (NULL: credit-only) by the UCX AM path.  Returns non-zero, nothing
- * sent, only for an IMMEDIATE am without lc that UCX cannot complete at once
- * (its transport's queue to dest is full): waiting for it would wait for
- * dest to progress. */
-static int send_msg(gex_Rank_t dest, unsigned id, int cat, const stp_am_t *am) {
+/* A message with lc (send_msg): its header, kept until UCX completes the
+ * send, when the lc count is finished (stp_uc_ev_done with the user data
+ * stp_uc_ev_param made). */
+typedef struct lc_hdr {
+  void *ud;
+  uint64_t hb[HDR_MAX / 8];
+} lc_hdr_t;
+
+static void lc_sent(void *req, ucs_status_t st, void *p) {
+  lc_hdr_t *c = p;
+  stp_uc_ev_done(req, st, c->ud);
+  free(c);
+}
+
+/* An IMMEDIATE request's copy (send_msg): freed when UCX is done with it. */
+static void imm_sent(void *req, ucs_status_t st, void *copy) {
+  ucp_request_free(req);
+  free(copy);
+  if (STP_UNLIKELY(st != UCS_OK) && !stp_uc.closing)
+    stp_fatal("UCX Core: an IMMEDIATE AM request failed: %s", ucs_status_string(st));
+}
+
+/* Send am (NULL: credit-only) by the UCX AM path, waiting until UCX no
+ * longer reads the payload -- except with lc (counted there) and for an
+ * IMMEDIATE request, which must not wait for dest to progress (a full
+ * transport queue completes only then): its header and payload are copied
+ * and sent from the copy, freed at completion.  (UCX's
+ * UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL would refuse instead, but UCX 1.13 sends
+ * part of a multi-fragment message before it refuses.) */
+static void send_msg(gex_Rank_t dest, unsigned id, int cat, const stp_am_t *am) {
   uint64_t hb[HDR_MAX / 8];
   uam_hdr_t *h = (uam_hdr_t *)hb;
   char *p = (char *)hb + sizeof(*h);
@@ -286,20 +311,34 @@ static int send_msg(gex_Rank_t dest, unsigned id, int cat, const stp_am_t *am) {
   }
   if (am && am->lc) { /* local completion counted when UCX no longer reads the payload, not waited for */
     int lcat = stp_am_lc_cat(am->lc);
+    lc_hdr_t *c = malloc(sizeof(*c)); /* (the header outlives this frame: UCX may read it later) */
+    if (!c) stp_fatal("UCX Core: out of memory for an AM header");
+    memcpy(c->hb, hb, (size_t)(p - (char *)hb));
     stp_uc_ev_param(&prm, am->lc, lcat);
-    (void)stp_uc_ev_track(ucp_am_send_nbx(uam.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm), am->lc,
-                          lcat, id == STP_UC_AM_REQUEST ? "an AM request to" : "an AM reply to", dest);
-    return 0;
+    c->ud = prm.user_data;
+    prm.user_data = c;
+    prm.cb.send = lc_sent;
+    if (stp_uc_ev_track(ucp_am_send_nbx(uam.ep[dest], id, c->hb, (size_t)(p - (char *)hb), src, nbytes, &prm), am->lc,
+                        lcat, id == STP_UC_AM_REQUEST ? "an AM request to" : "an AM reply to", dest))
+      free(c); /* (complete already, or failed while closing: no callback) */
+    return;
   }
-  if (am && id == STP_UC_AM_REQUEST && (am->flags & GEX_FLAG_IMMEDIATE)) /* (a reply never fails) */
-    prm.op_attr_mask |= UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+  if (am && id == STP_UC_AM_REQUEST && (am->flags & GEX_FLAG_IMMEDIATE)) {
+    size_t hlen = (size_t)(p - (char *)hb);
+    char *copy = malloc(hlen + nbytes + 1);
+    if (!copy) stp_fatal("UCX Core: out of memory for an IMMEDIATE AM request's %zu bytes", hlen + nbytes);
+    memcpy(copy, hb, hlen);
+    if (nbytes) memcpy(copy + hlen, src, nbytes);
+    prm.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    prm.cb.send = imm_sent;
+    prm.user_data = copy;
+    r = ucp_am_send_nbx(uam.ep[dest], id, copy, hlen, copy + hlen, nbytes, &prm);
+    if (r == NULL) free(copy);
+    else if (UCS_PTR_IS_ERR(r)) send_failed(UCS_PTR_STATUS(r), "request", dest);
+    return;
+  }
   r = ucp_am_send_nbx(uam.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm);
-  if (UCS_PTR_IS_ERR(r) && UCS_PTR_STATUS(r) == UCS_ERR_NO_RESOURCE && (prm.op_attr_mask & UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL)) {
-    credits_unpiggyback(&uam.cr, dest, h->credits); /* (not sent: still owed) */
-    return 1;
-  }
   wait_sent(r, id == STP_UC_AM_REQUEST, dest);
-  return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -488,10 +527,7 @@ static int uam_request(gex_Rank_t dest, const stp_am_t *am) {
 static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
   uint32_t cost = credits_cost(&uam.cr, held_bytes(am->cat, am->nbytes));
   if (STP_UNLIKELY(stp_am_pay(&uam.cr, dest, cost, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
-  if (STP_UNLIKELY(send_msg(dest, STP_UC_AM_REQUEST, am->cat, am))) { /* (IMMEDIATE: UCX refused, nothing sent) */
-    credits_refund(&uam.cr, dest, cost);
-    return 1;
-  }
+  send_msg(dest, STP_UC_AM_REQUEST, am->cat, am);
   return GASNET_OK;
 }
 

@@ -240,13 +240,6 @@ static inline int credits_charge(credits_t *c, uint32_t target, uint32_t cost) {
   return credits_stall(c, target, cost);
 }
 
-/* Requester side: undo a charge whose message was not sent after all (the
- * network refused an IMMEDIATE send once its credits were paid). */
-static inline void credits_refund(credits_t *c, uint32_t target, uint32_t cost) {
-  c->peer[target].avail += cost;
-  c->stats.charged -= cost;
-}
-
 /* Requester side: n credits came back from target (in any message header).
  * CREDITS_EINVARIANT, nothing changed, if avail would pass the grant;
  * CREDITS_EINVAL for a target out of range. */
@@ -286,14 +279,6 @@ static inline uint32_t credits_piggyback(credits_t *c, uint32_t peer, uint32_t m
   p->owed -= n;
   c->stats.piggybacked += n;
   return n;
-}
-
-/* Target side: n credits taken by credits_piggyback for a header whose
- * message was not sent after all (an IMMEDIATE send the network refused):
- * owed again. */
-static inline void credits_unpiggyback(credits_t *c, uint32_t peer, uint32_t n) {
-  c->peer[peer].owed += n;
-  c->stats.piggybacked -= n;
 }
 
 /* Target side: enough is owed to peer that it should go back in a message
