@@ -129,6 +129,15 @@ static int put_lc(const char *fn, stp_ev_t *rc, stp_ev_t *root, gex_Rank_t rank,
 /* ------------------------------------------------------------------ */
 /* puts                                                                */
 /* ------------------------------------------------------------------ */
+/* A blocking call makes progress: one poll after its wait, even when its
+ * operation completed at once (an RMA network's put into shared memory), so
+ * that a thread looping on blocking puts still runs the AMs others send it
+ * (GASNet-EX's testcontend: a flag set by a handler ends such a loop).  Not
+ * from a handler, which may not poll. */
+static inline void blocking_progress(void) {
+  if (!stp.in_handler) (void)stp_poll();
+}
+
 int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes, gex_Flags_t flags) {
   STP_API_GUARD();
   stp_ev_t e;
@@ -137,6 +146,7 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
   stp_ev_init(&e, STP_EV_BLOCKING);
   if (put_path(&e, NULL, rank, dest, src, nbytes, flags)) return 1;
   stp_ev_wait(&e, STP_EC_ALL_MASK);
+  blocking_progress();
   return 0;
 }
 
@@ -179,6 +189,7 @@ int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
   stp_ev_init(&e, STP_EV_BLOCKING);
   if (get_path(&e, dest, rank, src, nbytes, flags)) return 1;
   stp_ev_wait(&e, STP_EC_ALL_MASK);
+  blocking_progress();
   return 0;
 }
 

@@ -115,6 +115,11 @@
 #   EXCONF_ARGS exconf and exconf_par subtests to run (default: all)
 #   EXCONF_NPS  process counts for exconf and exconf_par (default: 2)
 #   MODES       badinput/exittest modes to run (default: all)
+#   EXIT_TCP_MODES  the exittest modes of the `tcp` variants (default: the
+#               ones whose outcome depends on the transport -- exits
+#               racing traffic, in handlers, before attach, crashes; the
+#               others run on every stage's default variant here and at 3
+#               and 4 processes in check-faults); "all" for every mode
 #   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT, EXTRAS_TIMEOUT, EXCONF_TIMEOUT   seconds per job (90, 20, 20, 60, 120)
 #   STAGE_BUDGET seconds per stage (default 420; a stage normally needs
 #               about 75): once used up, the stage's remaining jobs FAIL
@@ -157,6 +162,7 @@ EXIT_NPS=${EXIT_NPS:-2}
 EXIT_TABLE=${EXIT_TABLE:-0}
 CONF_ARGS=${CONF_ARGS:-}
 MODES=${MODES:-}
+EXIT_TCP_MODES=${EXIT_TCP_MODES:-exit_busy exit_in_handler exit_during_flood exit_all_different exit_before_attach exit_inflight exit_inflight_am crash_kill crash_segv_busy}
 CONF_TIMEOUT=${CONF_TIMEOUT:-90}
 BAD_TIMEOUT=${BAD_TIMEOUT:-20}
 EXIT_TIMEOUT=${EXIT_TIMEOUT:-20}
@@ -1486,7 +1492,9 @@ for stage in $STAGES; do
         ;;
       exittest)
         for np in $EXIT_NPS; do
-          for m in $(selected_modes exittest); do run_exittest "$m" "$np"; done
+          modes=$(selected_modes exittest)
+          [ "$vlabel" = tcp ] && [ -z "$MODES" ] && [ "$EXIT_TCP_MODES" != all ] && modes=$EXIT_TCP_MODES
+          for m in $modes; do run_exittest "$m" "$np"; done
           # (a GASNET_PAR client's exits: the API layer's, once per stage)
           if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
             for m in $(selected_modes exittest_par); do run_exittest "$m" "$np"; done
