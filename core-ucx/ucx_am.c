@@ -254,19 +254,28 @@ static void wait_sent(ucs_status_ptr_t r, int serve, gex_Rank_t dest) {
  * stp_uc_ev_param made). */
 typedef struct lc_hdr {
   void *ud;
+  gex_Rank_t dest;
   uint64_t hb[HDR_MAX / 8];
 } lc_hdr_t;
 
 static void lc_sent(void *req, ucs_status_t st, void *p) {
   lc_hdr_t *c = p;
+  stp_uc_queued_done(c->dest);
   stp_uc_ev_done(req, st, c->ud);
   free(c);
 }
 
 /* An IMMEDIATE request's copy (send_msg): freed when UCX is done with it. */
-static void imm_sent(void *req, ucs_status_t st, void *copy) {
+typedef struct imm_copy {
+  gex_Rank_t dest;
+  uint64_t bytes[]; /* header, then payload */
+} imm_copy_t;
+
+static void imm_sent(void *req, ucs_status_t st, void *p) {
+  imm_copy_t *c = p;
   ucp_request_free(req);
-  free(copy);
+  stp_uc_queued_done(c->dest);
+  free(c);
   if (STP_UNLIKELY(st != UCS_OK) && !stp_uc.closing)
     stp_fatal("UCX Core: an IMMEDIATE AM request failed: %s", ucs_status_string(st));
 }
@@ -314,6 +323,7 @@ static void send_msg(gex_Rank_t dest, unsigned id, int cat, const stp_am_t *am) 
     lc_hdr_t *c = malloc(sizeof(*c)); /* (the header outlives this frame: UCX may read it later) */
     if (!c) stp_fatal("UCX Core: out of memory for an AM header");
     memcpy(c->hb, hb, (size_t)(p - (char *)hb));
+    c->dest = dest;
     stp_uc_ev_param(&prm, am->lc, lcat);
     c->ud = prm.user_data;
     prm.user_data = c;
@@ -321,20 +331,26 @@ static void send_msg(gex_Rank_t dest, unsigned id, int cat, const stp_am_t *am) 
     if (stp_uc_ev_track(ucp_am_send_nbx(uam.ep[dest], id, c->hb, (size_t)(p - (char *)hb), src, nbytes, &prm), am->lc,
                         lcat, id == STP_UC_AM_REQUEST ? "an AM request to" : "an AM reply to", dest))
       free(c); /* (complete already, or failed while closing: no callback) */
+    else
+      stp_uc_queued_start(dest);
     return;
   }
   if (am && id == STP_UC_AM_REQUEST && (am->flags & GEX_FLAG_IMMEDIATE)) {
     size_t hlen = (size_t)(p - (char *)hb);
-    char *copy = malloc(hlen + nbytes + 1);
-    if (!copy) stp_fatal("UCX Core: out of memory for an IMMEDIATE AM request's %zu bytes", hlen + nbytes);
+    imm_copy_t *c = malloc(sizeof(*c) + hlen + nbytes);
+    char *copy;
+    if (!c) stp_fatal("UCX Core: out of memory for an IMMEDIATE AM request's %zu bytes", hlen + nbytes);
+    copy = (char *)c->bytes;
+    c->dest = dest;
     memcpy(copy, hb, hlen);
     if (nbytes) memcpy(copy + hlen, src, nbytes);
     prm.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     prm.cb.send = imm_sent;
-    prm.user_data = copy;
+    prm.user_data = c;
     r = ucp_am_send_nbx(uam.ep[dest], id, copy, hlen, copy + hlen, nbytes, &prm);
-    if (r == NULL) free(copy);
+    if (r == NULL) free(c);
     else if (UCS_PTR_IS_ERR(r)) send_failed(UCS_PTR_STATUS(r), "request", dest);
+    else stp_uc_queued_start(dest);
     return;
   }
   r = ucp_am_send_nbx(uam.ep[dest], id, hb, (size_t)(p - (char *)hb), src, nbytes, &prm);
@@ -526,6 +542,8 @@ static int uam_request(gex_Rank_t dest, const stp_am_t *am) {
 /* the UCX active-message path */
 static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
   uint32_t cost = credits_cost(&uam.cr, held_bytes(am->cat, am->nbytes));
+  /* IMMEDIATE: refused, nothing taken, behind sends UCX still holds for dest */
+  if (STP_UNLIKELY(am->flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(dest)) return 1;
   if (STP_UNLIKELY(stp_am_pay(&uam.cr, dest, cost, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
   send_msg(dest, STP_UC_AM_REQUEST, am->cat, am);
   return GASNET_OK;

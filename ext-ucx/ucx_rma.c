@@ -97,7 +97,9 @@ static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const
                    gex_Flags_t flags) {
   ucp_request_param_t p;
   ucs_status_ptr_t req;
-  (void)flags;
+  /* IMMEDIATE: refused behind sends UCX still holds for node (the put would
+   * wait in the endpoint's queue behind them, for node to progress) */
+  if (STP_UNLIKELY(flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(node)) return 1;
   p.op_attr_mask = 0;
   if (lc) stp_uc_ev_param(&p, lc, STP_EC_LC); /* local completion: when UCX no longer reads the source */
   req = ucp_put_nbx(stp_uc.u.ep[node], src, n, (uint64_t)(uintptr_t)dst, stp_uc_rkey(node), &p);
@@ -113,7 +115,7 @@ static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const
 
 static int ucx_get(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, gex_Flags_t flags) {
   ucp_request_param_t p;
-  (void)flags;
+  if (STP_UNLIKELY(flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(node)) return 1; /* (as ucx_put) */
   p.op_attr_mask = 0;
   stp_uc_ev_param(&p, rc, STP_EC_GET);
   (void)stp_uc_ev_track(ucp_get_nbx(stp_uc.u.ep[node], dst, n, (uint64_t)(uintptr_t)src, stp_uc_rkey(node), &p),

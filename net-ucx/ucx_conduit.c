@@ -36,7 +36,8 @@ static int uc_open(stp_net_args_t *a) {
   if (stp_ucx_open(&stp_uc.u, a->boot, UCP_FEATURE_RMA | UCP_FEATURE_AM, 0, "ucx") != UCS_OK)
     stp_fatal("gasnet_attach: the ucx stage could not open UCX (see the message above)");
   stp_uc.notice = calloc((size_t)stp_uc.u.size, sizeof(int));
-  if (!stp_uc.notice) stp_fatal("gasnet_attach: out of memory");
+  stp_uc.queued = calloc((size_t)stp_uc.u.size, sizeof(uint32_t));
+  if (!stp_uc.notice || !stp_uc.queued) stp_fatal("gasnet_attach: out of memory");
   hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB;
   hp.id = STP_UC_AM_EXIT;
   hp.cb = notice_arrived;
@@ -71,6 +72,8 @@ static void uc_close(void) {
   stp_ucx_close(&stp_uc.u);
   free(stp_uc.notice);
   stp_uc.notice = NULL;
+  free(stp_uc.queued);
+  stp_uc.queued = NULL;
 }
 
 static int uc_poll(void) { return stp_uc.core_progresses ? 0 : (int)ucp_worker_progress(stp_uc.u.worker); }

@@ -29,6 +29,10 @@ typedef struct stp_uc {
   int core_progresses;    /* the stage's Core progresses the worker on every
                            * poll: the network's poll need not */
   int *notice;            /* exit notices taken from peers, not yet handed on */
+  uint32_t *queued;       /* per node: sends returned to the caller while UCX still
+                           * holds them (stp_uc_queued_*): an IMMEDIATE operation
+                           * to a node with any is refused, since UCX keeps an
+                           * endpoint's operations in order behind them */
   int notices_in, notices_out;
 } stp_uc_t;
 
@@ -37,6 +41,12 @@ extern const stp_net_ops_t stp_net_ucx_ops;
 
 /* Node's segment key (for an RMA into its segment). */
 static inline ucp_rkey_h stp_uc_rkey(gex_Rank_t node) { return stp_uc.rkeys[node].rkey; }
+
+/* A send to node the caller did not wait for is in UCX (started) or has
+ * left it (done); queued: whether any is still in. */
+static inline void stp_uc_queued_start(gex_Rank_t node) { stp_uc.queued[node]++; }
+static inline void stp_uc_queued_done(gex_Rank_t node) { stp_uc.queued[node]--; }
+static inline int stp_uc_queued(gex_Rank_t node) { return stp_uc.queued[node] != 0; }
 
 /* The stage's Core says whether it progresses the worker on every poll
  * (at its attach, and no longer at its detach): the network's poll then
