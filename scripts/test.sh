@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine:
-#   bash scripts/test.sh              # install deps, build (-Werror), make check, then make check-faults
-#   bash scripts/test.sh --check-only # make check alone (about 10 minutes)
+#   bash scripts/test.sh              # install deps, build (-Werror), make check, make check-faults, then make check-gex
+#   bash scripts/test.sh --check-only # make check alone (about 15 minutes)
+#   bash scripts/test.sh --gex-only   # make check-gex alone: GASNet-EX's own test programs
+#                                     # (../shared/peers/gasnet-ex-tests) through the installed fragments
 #   bash scripts/test.sh --sanitize   # make check under AddressSanitizer + UBSan (build in _build-san)
 #   bash scripts/test.sh --tsan       # the multi-threaded test (tests/mt, GASNET_PAR) under ThreadSanitizer
 #                                     # on every stage (build in _build/tsan-build; also part of check-faults)
 # Environment filters are passed to the suites (see tests/run-suite.sh):
 #   STAGES="mpi"  NPS="2 3"  TESTS="conformance"
+#   check-gex: GEX_MATRIX=full  GEX_PROGRAMS="testam testimm"  GEX_MODES=par  GEX_NPS=2 (tests/run-gex-tests.sh)
 # The last line is the total: "N passed, N failed".
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/_build"
 opts=(--enable-werror)
-targets=(check check-faults)
+targets=(check check-faults check-gex)
 case "${1:-}" in
   --sanitize)
     build="$top/_build-san"
@@ -23,12 +26,13 @@ case "${1:-}" in
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
     ;;
   --check-only) targets=(check) ;;
+  --gex-only) targets=(check-gex) ;;
   --tsan)
     targets=(check-faults)
     export TESTS="${TESTS:-tsan}"
     ;;
   "") ;;
-  *) echo "usage: scripts/test.sh [--check-only | --sanitize | --tsan]" >&2; exit 2 ;;
+  *) echo "usage: scripts/test.sh [--check-only | --gex-only | --sanitize | --tsan]" >&2; exit 2 ;;
 esac
 
 if ! bash "$top/scripts/setup.sh" || ! bash "$top/scripts/build.sh" "$build" "${opts[@]}"; then
