@@ -750,6 +750,62 @@ def measure_run(r, ctx, rep, a):
 
 
 # ---------------------------------------------------------------- main
+def run_reps(runners, ctx, a, t_start=None):
+    """The repetitions: a.reps times every runner (rep_order: a group's
+    members take turns at going first), each run through measure_run (a
+    quiet machine waited for, a disturbed run retried), with a progress
+    line per run (run n of N, time spent, time left).  Failures go to
+    ctx.fail.  Returns (samples {(column, test, size): [(usec, iters)]},
+    msgs {(column, test, size): [MPI messages per op]}, raw rows, columns
+    [(column, kind)] in order of appearance, loads).  compare.py and
+    seed003.py both run their columns with it."""
+    t_start = time.monotonic() if t_start is None else t_start
+    samples, msgs, raw, columns, loads = {}, {}, [], [], []
+    total, done = a.reps * len(runners), 0
+    width = max([14] + [len(r.name) for r in runners])
+    for rep in range(1, a.reps + 1):
+        for r in rep_order(runners, rep):
+            done += 1
+            # the progress line: what runs, how far, the time left (from the mean run so far)
+            elapsed = time.monotonic() - t_start
+            left = "" if done == 1 else ", ~%s left" % clock(elapsed / (done - 1) * (total - done + 1))
+            print("  [%*d/%d %s%s] rep %d/%d %-*s" % (len(str(total)), done, total, clock(elapsed), left,
+                                                      rep, a.reps, width, r.name), end="", flush=True)
+            t_run = time.monotonic()
+            rows, err, load, before, tries = measure_run(r, ctx, rep, a)
+            loads.append({"rep": rep, "runner": r.name, "other_load": load,
+                          "other_load_before": before, "attempts": tries})
+            note = " %5.1f s" % (time.monotonic() - t_run)
+            note += "" if load is None else "  other load %.2f CPU" % load
+            if tries > 1:
+                note += "  (%d attempts: other load on the machine)" % tries
+            print("%s%s" % (note, "  FAILED: " + err.splitlines()[0] if err else ""), flush=True)
+            if err:
+                ctx.fail("%s rep %d: %s" % (r.name, rep, err))
+            for row in rows:
+                raw.append(dict(row, rep=rep, runner=r.name,
+                                other_load="" if load is None else "%.3f" % load))
+                col = row["stage"]
+                if (col, r.kind) not in columns:
+                    columns.append((col, r.kind))
+                for test in r.shown_under(row["test"]):
+                    key = (col, test, int(row["size"]))
+                    samples.setdefault(key, []).append((float(row["usec_per_op"]), int(row["iters"])))
+                    if row.get("mpi_msgs_per_op"):
+                        msgs.setdefault(key, []).append(float(row["mpi_msgs_per_op"]))
+    return samples, msgs, raw, columns, loads
+
+
+def write_raw(path, raw):
+    """raw.csv: every row of every run (the columns the docstring lists)."""
+    with open(path, "w", newline="") as f:
+        fields = ["rep", "runner", "stage", "test", "size", "iters", "usec_per_op", "MB_per_s",
+                  "mpi_msgs_per_op", "counters_per_op", "other_load"]
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(raw)
+
+
 def clock(seconds):
     """'1:05' (minutes:seconds), '1:02:05' past an hour."""
     m, sec = divmod(int(seconds + 0.5), 60)
@@ -990,38 +1046,7 @@ def main(argv):
     if ctx.mpi_count:
         print("compare.py: MPI messages counted with %s (LD_PRELOAD in the stpbench columns)" % ctx.mpi_count)
     t_start = time.monotonic()
-    samples, msgs, raw, columns, loads = {}, {}, [], [], []
-    total, done = a.reps * len(runners), 0
-    for rep in range(1, a.reps + 1):
-        for r in rep_order(runners, rep):
-            done += 1
-            # the progress line: what runs, how far, the time left (from the mean run so far)
-            elapsed = time.monotonic() - t_start
-            left = "" if done == 1 else ", ~%s left" % clock(elapsed / (done - 1) * (total - done + 1))
-            print("  [%*d/%d %s%s] rep %d/%d %-14s" % (len(str(total)), done, total, clock(elapsed), left,
-                                                       rep, a.reps, r.name), end="", flush=True)
-            t_run = time.monotonic()
-            rows, err, load, before, tries = measure_run(r, ctx, rep, a)
-            loads.append({"rep": rep, "runner": r.name, "other_load": load,
-                          "other_load_before": before, "attempts": tries})
-            note = " %5.1f s" % (time.monotonic() - t_run)
-            note += "" if load is None else "  other load %.2f CPU" % load
-            if tries > 1:
-                note += "  (%d attempts: other load on the machine)" % tries
-            print("%s%s" % (note, "  FAILED: " + err.splitlines()[0] if err else ""), flush=True)
-            if err:
-                ctx.fail("%s rep %d: %s" % (r.name, rep, err))
-            for row in rows:
-                raw.append(dict(row, rep=rep, runner=r.name,
-                                other_load="" if load is None else "%.3f" % load))
-                col = row["stage"]
-                if (col, r.kind) not in columns:
-                    columns.append((col, r.kind))
-                for test in r.shown_under(row["test"]):
-                    key = (col, test, int(row["size"]))
-                    samples.setdefault(key, []).append((float(row["usec_per_op"]), int(row["iters"])))
-                    if row.get("mpi_msgs_per_op"):
-                        msgs.setdefault(key, []).append(float(row["mpi_msgs_per_op"]))
+    samples, msgs, raw, columns, loads = run_reps(runners, ctx, a, t_start)
 
     tests = [t for sel in a.tests.split(",") for t in EMITS.get(sel, [sel])]
     results = summarize(samples)
@@ -1047,12 +1072,7 @@ def main(argv):
 
     with open(os.path.join(ctx.outdir, "table.txt"), "w") as f:
         f.write(text)
-    with open(os.path.join(ctx.outdir, "raw.csv"), "w", newline="") as f:
-        fields = ["rep", "runner", "stage", "test", "size", "iters", "usec_per_op", "MB_per_s",
-                  "mpi_msgs_per_op", "counters_per_op", "other_load"]
-        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(raw)
+    write_raw(os.path.join(ctx.outdir, "raw.csv"), raw)
     summary = {
         "meta": {
             "argv": ["compare.py"] + argv, "host": platform.node(), "date": stamp,

@@ -457,7 +457,9 @@ def claims_rows(claims):
          for c in claims]
 
 
-def machine_lines(meta):
+def machine_lines(meta, run=None):
+    """The machine and settings section; run: the line describing the run
+    (default: compare.py's)."""
     m = meta.get("machine", {})
     v = m.get("versions", {})
     out = ["- machine: %s, %s, %s CPUs, %s MiB, %s, kernel %s" % (
@@ -465,7 +467,7 @@ def machine_lines(meta):
         (m.get("memory_kB") or 0) // 1024, m.get("os", "?"), m.get("kernel", "?")),
         "- commit: %s" % m.get("commit", "unknown (not a git checkout)"),
         "- versions: " + "; ".join("%s: %s" % kv for kv in sorted(v.items())),
-        "- run: %s; %d processes; %d repetitions alternating the columns; %d iterations per size; "
+        run or "- run: %s; %d processes; %d repetitions alternating the columns; %d iterations per size; "
         "sizes x%d; %s s" % (" ".join(meta.get("argv", [])), meta.get("np", 2), meta.get("reps", 0),
                              meta.get("iters", 0), meta.get("step", 0), meta.get("seconds", "?")),
         "- environment knobs: %s" % (" ".join("%s=%s" % kv for kv in m.get("environment", {}).items()) or
@@ -480,6 +482,8 @@ def machine_lines(meta):
 def write(outdir, summary):
     """Writes the report of one compare.py run into outdir; returns the text
     to print (the claims section and where everything went)."""
+    if summary["meta"].get("kind") == "seed003":
+        return write_seed003(outdir, summary)
     results, meta = summary["results"], summary["meta"]
     columns = [(c["name"], c["kind"]) for c in meta["columns"]]
     ref = meta.get("reference")
@@ -589,6 +593,577 @@ def write(outdir, summary):
         if c["verdict"] != "holds":
             out.append("      (%s; %s)" % (c["source"], c["why"]))
     out += [""] + [l for l in papi_lines]
+    out.append("plots: %d figures in %s/plots (PNG and SVG)%s" % (
+        len(figs) - len(problems), outdir, "; " + "; ".join(problems) if problems else ""))
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- seed 003 (bench/seed003.py)
+# Figures 1-3 of seed 003, measured with GASNet-EX's own test programs
+# (testam, testimm, testsmall); bench/seed003.py runs them, write() sends
+# its summaries (meta.kind "seed003") here.
+S003_FIGURES = [
+    ("s003-fig1-npam", "Seed 003 Fig. 1: AM Medium ping-pong with generated payload, NP-AM normalized to FP-AM"),
+    ("s003-fig2-imm", "Seed 003 Fig. 2: reduced communication time with IMMEDIATE AM Mediums"),
+    ("s003-fig3-lc", "Seed 003 Fig. 3: non-bulk PutNB flood (out-of-segment source), specialized vs reference "
+                     "local completion"),
+]
+BLOCK_NAME = {"cyclic": "Cyclic (B=1)", "full": "Full Block (B=M)"}
+# the stages whose Puts are not AMs (the Fig. 3 claim's)
+S003_LC_STAGES = NATIVE_PUT
+S003_CLAIMS = [
+    {"id": "npam",
+     "claim": "Specialized NP-AM (payload generated in the GASNet-allocated buffer of gex_AM_PrepareRequestMedium) "
+              "is at least as fast as FP-AM at every AM Medium size from 512 B to the maximum",
+     "source": "seed 003 Fig. 1 (Aries: NP meets or exceeds FP at every size, by up to 6 % to 4 KiB, 14 % at "
+               "64 KiB); issue 33 item 7",
+     "columns": ("ucx", "portals"), "need": 1.0},
+    {"id": "imm",
+     "claim": "With full blocks (B=M) at 4 processes, the IMMEDIATE schedule takes at least 30 % less time "
+              "than the static one",
+     "source": "seed 003 Fig. 2 (Full Block: up to 93 % less); issue 33 item 7",
+     "columns": ("ucx", "portals"), "np": 4, "label": "full", "need": 30.0},
+    {"id": "lc",
+     "claim": "Across hosts, specialized local completion gets at least the reference's non-bulk put bandwidth "
+              "at every size from 8 KiB to 64 KiB",
+     "source": "seed 003 Fig. 3 (Aries: matches or exceeds it everywhere, up to 32 % more at 8 KiB)",
+     "columns": S003_LC_STAGES, "lo": 8192, "hi": 65536, "need": 1.0},
+]
+
+
+def s003_columns(meta):
+    return [(c["name"], c["kind"]) for c in meta["columns"]]
+
+
+def s003_am(by, col):
+    """{variant: {size: time(FP) / time(NP variant)}}, variant np or npref,
+    and {variant: {size: noisy?}}."""
+    out, noisy = {}, {}
+    for var in ("np", "npref"):
+        for (c, t, n), r in by.items():
+            if c != col or t != "s003-am-" + var:
+                continue
+            fp = by.get((col, "s003-am-fp", n))
+            if fp and r["median_usec"] > 0:
+                out.setdefault(var, {})[n] = fp["median_usec"] / r["median_usec"]
+                noisy.setdefault(var, {})[n] = max(fp["spread"], r["spread"]) > NOISY_SPREAD
+    return out, noisy
+
+
+def s003_imm(by, col, label):
+    """{N: (reduction %, min, max, static usec, IMMEDIATE usec, runs)}: each
+    run's own reduction 100 (Tstatic - Tdynamic) / Tstatic (testimm times
+    both schedules in one run), the median over the runs."""
+    out = {}
+    st_test, im_test = "s003-imm-%s-static" % label, "s003-imm-%s-imm" % label
+    for (c, t, n), st in by.items():
+        im = by.get((col, im_test, n))
+        if c != col or t != st_test or not im:
+            continue
+        if len(st["usec"]) == len(im["usec"]):
+            reds = [100.0 * (s - d) / s for s, d in zip(st["usec"], im["usec"]) if s > 0]
+        else:  # (cannot happen: a run gives both or neither) the medians' reduction
+            reds = [100.0 * (st["median_usec"] - im["median_usec"]) / st["median_usec"]]
+        if reds:
+            out[n] = (statistics.median(reds), min(reds), max(reds), st["median_usec"], im["median_usec"], len(reds))
+    return out
+
+
+def s003_lc(by, col, emu):
+    """{size: (specialized MB/s, reference MB/s or None, ratio or None, noisy)}."""
+    sfx = "-emu" if emu else ""
+    out = {}
+    for (c, t, n), r in by.items():
+        if c != col or t != "s003-lc" + sfx or r["median_usec"] <= 0:
+            continue
+        rr = by.get((col, "s003-lcref" + sfx, n))
+        mb = n / r["median_usec"] * 1e6 / 2**20
+        mbr = n / rr["median_usec"] * 1e6 / 2**20 if rr and rr["median_usec"] > 0 else None
+        noisy = r["spread"] > NOISY_SPREAD or (rr is not None and rr["spread"] > NOISY_SPREAD)
+        out[n] = (mb, mbr, mb / mbr if mbr else None, noisy)
+    return out
+
+
+def s003_labels(meta):
+    """Fig. 2's block sizes as named in the tests (cyclic, b5, full)."""
+    return [b["label"] for b in meta.get("seed003", {}).get("imm_blocks", [])]
+
+
+def s003_tables(summary):
+    """The derived tables: [(heading, rows)] -- Fig. 1's NP/FP ratios, Fig. 2's
+    reductions, Fig. 3's bandwidths and specialized/reference ratios."""
+    meta, results = summary["meta"], summary["results"]
+    by = {(r["column"], r["test"], r["size"]): r for r in results}
+    cols = [c for c, _ in s003_columns(meta)]
+    tables = []
+    # Fig. 1
+    am = {c: s003_am(by, c) for c in cols}
+    heads = [(c, v) for c in cols for v in ("np", "npref") if v in am[c][0]]
+    if heads:
+        sizes = sorted({n for c, v in heads for n in am[c][0][v]})
+        rows = [["size"] + ["%s %s" % (c, "NP" if v == "np" else "NP-ref") for c, v in heads]]
+        for n in sizes:
+            rows.append([fmt_size(n)] + ["%.3f%s" % (am[c][0][v][n], "~" if am[c][1][v][n] else "")
+                                         if n in am[c][0][v] else "-" for c, v in heads])
+        tables.append(("Fig. 1: AM Medium ping-pong, time(FP) / time(NP) per column (above 1: NP faster; NP: "
+                       "specialized, STAGEPORT_NP=native on stageport, the conduit's own on a real one; NP-ref: "
+                       "STAGEPORT_NP=reference)", rows))
+    # Fig. 2
+    labels = s003_labels(meta)
+    imm = {(c, l): s003_imm(by, c, l) for c in cols for l in labels}
+    heads = [k for k in imm if imm[k]]
+    if heads:
+        nps = sorted({n for k in heads for n in imm[k]})
+        rows = [["N"] + ["%s %s" % k for k in heads]]
+        for n in nps:
+            cells = [str(n)]
+            for k in heads:
+                v = imm[k].get(n)
+                cells.append("-" if not v else "%+.1f%%%s" % (v[0], "~" if v[2] - v[1] > 20 else ""))
+            rows.append(cells)
+        tables.append(("Fig. 2: testimm -m, reduction of the completion time with IMMEDIATE, 100 (Tstatic - "
+                       "Tdynamic) / Tstatic, median of the runs (cyclic: B=1, b5: B=5, full: B=M; N processes, "
+                       "M = TOTAL / (N-1) messages per receiver; ~: the runs spread over more than 20 points)", rows))
+        rows = [["N"] + ["%s %s" % k for k in heads]]
+        for n in nps:
+            rows.append([str(n)] + ["-" if not imm[k].get(n) else "%.3f / %.3f" % (imm[k][n][3] / 1e6, imm[k][n][4] / 1e6)
+                                    for k in heads])
+        tables.append(("Fig. 2: Tstatic / Tdynamic in seconds (medians)", rows))
+    # Fig. 3
+    for emu in (False, True):
+        lc = {c: s003_lc(by, c, emu) for c in cols}
+        have = [c for c in cols if lc[c]]
+        if not have:
+            continue
+        sizes = sorted({n for c in have for n in lc[c]})
+        rows = [["size"] + [h for c in have for h in ((c + " spec", c + " ref", c + " spec/ref")
+                                                       if any(v[1] for v in lc[c].values()) else (c,))]]
+        for n in sizes:
+            cells = [fmt_size(n)]
+            for c in have:
+                v = lc[c].get(n)
+                two = any(x[1] for x in lc[c].values())
+                if not v:
+                    cells += ["-"] * (3 if two else 1)
+                    continue
+                cells.append("%.1f" % v[0])
+                if two:
+                    cells += ["-" if v[1] is None else "%.1f" % v[1],
+                              "-" if v[2] is None else "%.3f%s" % (v[2], "~" if v[3] else "")]
+            rows.append(cells)
+        tables.append(("Fig. 3: testsmall -m -p -out, PutNB+NOW flood bandwidth, MB/s (MB = 2^20), %s; spec: "
+                       "STAGEPORT_LC=native, ref: STAGEPORT_LC=reference, spec/ref above 1: specialized faster"
+                       % ("across two emulated hosts (TCP)" if emu else "one host"), rows))
+    return tables
+
+
+def text_table(heading, rows):
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["", heading] + ["  ".join(x.rjust(w) for x, w in zip(r, widths)) for r in rows]
+
+
+def s003_text_tables(summary):
+    """The derived tables as text (seed003.py prints them, and table.txt)."""
+    out = []
+    for heading, rows in s003_tables(summary):
+        out += text_table(heading, rows)
+    if not out:
+        out = ["", "(no seed 003 results)"]
+    return out
+
+
+def s003_claims(summary):
+    """[{claim, source, column, reference, measured, verdict, why}] for the
+    seed 003 claims, a row per column each concerns (the real conduits,
+    when they ran, beside the stages: what they do, for comparison)."""
+    meta, results = summary["meta"], summary["results"]
+    by = {(r["column"], r["test"], r["size"]): r for r in results}
+    ran = {c for c, _ in s003_columns(meta)}
+    s3 = meta.get("seed003", {})
+    figs = s3.get("figs", [1, 2, 3])
+    reals = [c for c in ("gasnet-ucx", "gasnet-mpi") if c in ran]
+    failed = " ".join(f.splitlines()[0] for f in summary.get("failures", []))
+    rows = []
+
+    def absent(col, fig, test_hint):
+        if fig not in figs:
+            return "Fig. %d was not measured in this run (seed003.py --figs)" % fig
+        if col not in ran:
+            if col + "/" in failed:
+                return "every run of the %s column failed (see the failed runs)" % col
+            return "no %s column in this run (not built or not selected)" % col
+        return "no %s result for %s (its runs failed: see the failed runs)" % (test_hint, col)
+
+    for c in S003_CLAIMS:
+        # every stage the claim concerns (one that did not run says why not), then the real conduits
+        cols = list(c["columns"])
+        cols += [] if c["id"] == "lc" else reals
+        for col in cols:
+            real = col.startswith("gasnet-")
+            note = "; a real conduit, shown for comparison" if real else ""
+            row = {"claim": c["claim"], "source": c["source"], "column": col}
+            if c["id"] == "npam":
+                row["reference"] = col + " FP"
+                sp, noisy = s003_am(by, col)
+                sp, noisy = sp.get("np", {}), noisy.get("np", {})
+                sel = {n: v for n, v in sp.items() if n >= 512}
+                if not sel:
+                    row.update(measured="-", verdict="not measurable here", why=absent(col, 1, "testam") + note)
+                else:
+                    worst = min(sel.values())
+                    ok = worst >= c["need"] * 0.995
+                    row.update(measured=describe(sel, "s003-am-np").replace(
+                        "sizes)", "sizes, 512 B to %s)" % size_text("s003-am-np", max(sel))),
+                        verdict="holds" if ok else "does not hold",
+                        why=("NP at least as fast as FP at every size from 512 B; " +
+                             ("met" if ok else "the worst is %s at %s" % (speed_text(1 / worst), size_text(
+                                 "s003-am-np", min(sel, key=sel.get))))) +
+                        ("; some values are noisy (~)" if any(noisy.get(n) for n in sel) else "") + note)
+            elif c["id"] == "imm":
+                row["reference"] = col + " static schedule"
+                v = s003_imm(by, col, c["label"]).get(c["np"])
+                if not v:
+                    row.update(measured="-", verdict="not measurable here",
+                               why=absent(col, 2, "testimm N=%d B=M" % c["np"]) + (
+                                   "" if 4 in s3.get("imm_np", [4]) else "; N=4 not run (--imm-np)") + note)
+                else:
+                    ok = v[0] >= c["need"]
+                    length = s003_msg_len(meta, col)
+                    row.update(measured="%.1f %% less time (%.3f s -> %.3f s; runs from %.1f to %.1f %%, %d runs)"
+                               % (v[0], v[3] / 1e6, v[4] / 1e6, v[1], v[2], v[5]),
+                               verdict="holds" if ok else "does not hold",
+                               why="needs at least %d %%; %s%s%s" % (
+                                   c["need"], "met" if ok else "not met",
+                                   "; Mediums of %s B" % length if length else "",
+                                   (note + ("; a conduit that never refuses an IMMEDIATE injection gains nothing"
+                                            if real else ""))))
+            else:
+                row["reference"] = col + " (STAGEPORT_LC=reference)"
+                lc = s003_lc(by, col, True)
+                sel = {n: v for n, v in lc.items() if c["lo"] <= n <= c["hi"] and v[2]}
+                if not sel:
+                    why = absent(col, 3, "testsmall across the emulated hosts")
+                    emu = s3.get("emu", {})
+                    if 3 in figs and not emu.get("ran", True):
+                        why = "not run across emulated hosts: " + emu.get("why", "?")
+                    row.update(measured="-", verdict="not measurable here", why=why)
+                else:
+                    worst = min(v[2] for v in sel.values())
+                    best = max(sel.items(), key=lambda kv: kv[1][2])
+                    ok = worst >= c["need"] * 0.995
+                    row.update(measured=describe({n: v[2] for n, v in sel.items()}, "s003-lc-emu") +
+                               "; best %+.0f %% bandwidth (%s)" % (100 * (best[1][2] - 1), size_text("s003-lc", best[0])),
+                               verdict="holds" if ok else "does not hold",
+                               why="needs at least the reference's bandwidth at every size from 8 to 64 KiB; " +
+                               ("met" if ok else "the worst is %s at %s" % (speed_text(1 / worst), size_text(
+                                   "s003-lc", min(sel, key=lambda n: sel[n][2])))) +
+                               ("; some values are noisy (~)" if any(v[3] for v in sel.values()) else ""))
+            rows.append(row)
+    return rows
+
+
+def s003_msg_len(meta, col):
+    """testimm's Medium length for a column (from the headers it printed)."""
+    for name, heads in meta.get("headers", {}).items():
+        if name.startswith(col + "/imm-"):
+            for h in heads:
+                m = re.search(r"each of length (\d+)", h)
+                if m:
+                    return m.group(1)
+    return None
+
+
+def plot_panels(outdir, fid, title, panels, size=(1000, 720)):
+    """A figure of one or more panels side by side: plots/FID.{dat,gp,png,svg}.
+    A panel: {title, xlabel, ylabel, logx (base or 0), logy, xtics [(label,
+    x)] or None, hlines [y], series [(name, colour column, dash type, [(x, y,
+    ylo, yhi)])], missing (text when no series)}.  Returns None or what went
+    wrong."""
+    def q(text):  # quoted, with enhanced text's _ (subscript) kept as an underscore
+        return gp_quote(text.replace("_", "\\_"))
+
+    pdir = os.path.join(outdir, "plots")
+    os.makedirs(pdir, exist_ok=True)
+    base = os.path.join(pdir, fid)
+    lines = ["# %s: x y ymin ymax per series, blocks in order" % title]
+    for p in panels:
+        for s in p["series"]:
+            lines.append("# %s / %s" % (p["title"], s[0]))
+            lines += ["%.6g %.6g %.6g %.6g" % q for q in s[3]]
+            lines += ["", ""]
+    with open(base + ".dat", "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+    def body():
+        out = []
+        if len(panels) > 1:
+            out.append("set multiplot layout 1,%d title %s" % (len(panels), q(title)))
+        i = 0
+        for p in panels:
+            # (autoscale fix: a log axis would otherwise grow to whole decades)
+            out += ["unset logscale", "unset label", "unset arrow", "unset xrange", "unset yrange",
+                    "set autoscale fix", "set xtics autofreq", "set ytics autofreq", "set mxtics default", "set grid",
+                    "set title %s" % q(p["title"] if len(panels) > 1 else title),
+                    "set xlabel %s" % q(p["xlabel"]), "set ylabel %s" % q(p["ylabel"]),
+                    "set key below left Left reverse width 1 font ',9' maxrows 8"]
+            if not p["series"]:
+                out += ["unset key", "set xrange [0:1]", "set yrange [0:1]", "unset xtics", "unset ytics",
+                        "set label 1 %s at 0.5,0.5 center" % q("no data: " + p.get("missing", "")),
+                        "plot -1 notitle"]
+                continue
+            if p.get("logx"):
+                out.append("set logscale x %d" % p["logx"])
+            if p.get("logy"):
+                out.append("set logscale y")
+            if p.get("ytics"):
+                out.append("set ytics (%s)" % ", ".join("%g" % y for y in p["ytics"]))
+            if p.get("xtics"):
+                out += ["set xtics (%s)" % ", ".join('"%s" %g' % t for t in p["xtics"]), "set xtics rotate by -45",
+                        "set mxtics 1"]
+            out += ["set bars small", "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05"]
+            plots = []
+            for s in p["series"]:
+                name, colcol, dt, pts = s[:4]
+                k = colour_index(colcol)
+                plots.append("%s index %d using 1:2:3:4 with yerrorlines lw %s dt %d lc rgb '%s' pt %d ps 0.7 "
+                             "title %s" % (gp_quote(base + ".dat"), i, "2" if dt == 1 else "1.5", dt,
+                                           PALETTE[k % len(PALETTE)], 1 + k % 13, q(name)))
+                i += 1
+            for y in p.get("hlines", []):
+                plots.append("%g with lines lw 1 dt 4 lc rgb '#555555' notitle" % y)
+            out.append("plot " + ", \\\n     ".join(plots))
+        if len(panels) > 1:
+            out.append("unset multiplot")
+        return out
+
+    w, h = size
+    gp = ["set encoding utf8"]
+    gp += ["set terminal pngcairo size %d,%d font 'DejaVu Sans,11'" % (w, h), "set output %s" % gp_quote(base + ".png")]
+    gp += body()
+    gp += ["set terminal svg size %d,%d dynamic font 'DejaVu Sans,11'" % (w, h), "set output %s" % gp_quote(base + ".svg")]
+    gp += body() + ["unset output"]
+    with open(base + ".gp", "w") as f:
+        f.write("\n".join(gp) + "\n")
+    if not shutil.which("gnuplot"):
+        return "gnuplot not found (bash scripts/setup.sh installs gnuplot-nox): no PNG/SVG"
+    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
+    bad = [e for e in (".png", ".svg") if not os.path.exists(base + e) or os.path.getsize(base + e) == 0]
+    if p.returncode != 0 or bad:
+        return "gnuplot failed (%s): %s" % (p.returncode, p.stderr.strip()[-300:])
+    return None
+
+
+def s003_figures(outdir, summary):
+    """The three plots; returns [(fid, title, what it shows or None, error or None)]."""
+    meta, results = summary["meta"], summary["results"]
+    by = {(r["column"], r["test"], r["size"]): r for r in results}
+    cols = [c for c, _ in s003_columns(meta)]
+    s3 = meta.get("seed003", {})
+    figs = s3.get("figs", [1, 2, 3])
+    out = []
+
+    def why_none(fig, what):
+        return ("Fig. %d was not measured in this run (--figs)" % fig if fig not in figs
+                else "no column measured %s (failed runs?)" % what)
+
+    # Fig. 1: NP / FP on a categorical size axis (0 B and a non-power-of-two maximum included); the
+    # specialized NP (and the real conduits' own) on the left, the reference on the right
+    sizes = set()
+    for c in cols:
+        sp, _ = s003_am(by, c)
+        for var in sp:
+            sizes |= set(sp[var])
+    xs = {n: i for i, n in enumerate(sorted(sizes))}
+    panels = []
+    for var, what in (("np", "specialized NP (STAGEPORT_NP=native; a real conduit: its own)"),
+                      ("npref", "reference NP (STAGEPORT_NP=reference)")):
+        ser = []
+        for c in cols:
+            sp, _ = s003_am(by, c)
+            if var not in sp:
+                continue
+            pts = []
+            for n, v in sorted(sp[var].items()):
+                fp, r = by[(c, "s003-am-fp", n)], by[(c, "s003-am-" + var, n)]
+                # the bar: the range of the repetitions' own ratios (FP and NP of one repetition ran
+                # one after the other)
+                per = ([f / x for f, x in zip(fp["usec"], r["usec"]) if x > 0] if len(fp["usec"]) == len(r["usec"])
+                       else [fp["min_usec"] / r["max_usec"], fp["max_usec"] / r["min_usec"]])
+                pts.append((xs[n], v, min(per + [v]), max(per + [v])))
+            ser.append([c if c.startswith("gasnet-") or var == "npref" else c, c, 1, pts])
+        panels.append({"title": what, "xlabel": "payload (bytes); request and reply carry it",
+                       "ylabel": "time(FP) / time(NP): above 1, NP-AM is faster", "logy": 1,
+                       "ytics": [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 1, 1.25, 2, 5, 10, 20, 50, 100],
+                       "xtics": [(fmt_size(n), i) for n, i in xs.items()], "hlines": [1], "series": ser,
+                       "missing": why_none(1, "testam") if var == "np" or 1 not in figs else
+                       "no stage ran the reference NP"})
+    fid, title = S003_FIGURES[0]
+    names = ["%s %s" % (sr[0], "NP" if p is panels[0] else "NP-ref") for p in panels for sr in p["series"]]
+    out.append((fid, title, ", ".join(names) or None, plot_panels(outdir, fid, title, panels, size=(1500, 760)),
+                None if names else panels[0]["missing"]))
+
+    # Fig. 2: one panel per block size, reduction against N
+    labels = s003_labels(meta)
+    panels = []
+    for lab in labels:
+        ser = []
+        for c in cols:
+            v = s003_imm(by, c, lab)
+            if v:
+                ser.append([c, c, 1, [(n, x[0], x[1], x[2]) for n, x in sorted(v.items())]])
+        spec = next((b["spec"] for b in s3.get("imm_blocks", []) if b["label"] == lab), "")
+        panels.append({"title": BLOCK_NAME.get(lab, "Blocksize=%s" % spec), "xlabel": "processes N (1 sender)",
+                       "ylabel": "reduction of the time, % (100 (Tstatic - Tdynamic) / Tstatic)",
+                       "hlines": [0], "series": ser, "missing": why_none(2, "testimm"),
+                       "xtics": [(str(n), n) for n in s3.get("imm_np", [])]})
+    fid, title = S003_FIGURES[1]
+    names = sorted({s[0] for p in panels for s in p["series"]})
+    if not panels:
+        panels = [{"title": "", "xlabel": "", "ylabel": "", "series": [], "missing": why_none(2, "testimm")}]
+    out.append((fid, title, ", ".join(names) or None,
+                plot_panels(outdir, fid, title, panels, size=(560 * len(panels), 720)),
+                None if names else panels[0]["missing"]))
+
+    # Fig. 3: bandwidth, one host | across emulated hosts
+    panels = []
+    for emu in (False, True):
+        ser = []
+        for c in cols:
+            for test, dt, what in (("s003-lc", 1, "specialized"), ("s003-lcref", 2, "reference")):
+                test += "-emu" if emu else ""
+                pts = []
+                for (cc, t, n), r in sorted(by.items()):
+                    if cc == c and t == test and r["median_usec"] > 0 and r["min_usec"] > 0:
+                        mb = lambda u: n / u * 1e6 / 2**20  # noqa: E731
+                        pts.append((n, mb(r["median_usec"]), mb(r["max_usec"]), mb(r["min_usec"])))
+                if pts:
+                    ser.append([c if c.startswith("gasnet-") else "%s %s" % (c, what), c, dt, pts])
+        xs = sorted({q[0] for s in ser for q in s[3]})
+        emu_note = s3.get("emu", {})
+        missing = why_none(3, "testsmall")
+        if emu and 3 in figs and not emu_note.get("ran", True):
+            missing = "not run across emulated hosts: " + emu_note.get("why", "?")
+        panels.append({"title": "across two emulated hosts (TCP)" if emu else "one host",
+                       "xlabel": "payload per put (bytes)", "ylabel": "MB/s, MB = 2{^20} (higher is better)",
+                       "logx": 2, "logy": 1, "xtics": [(fmt_size(x), x) for x in xs], "series": ser,
+                       "missing": missing})
+    fid, title = S003_FIGURES[2]
+    names = sorted({s[0] for p in panels for s in p["series"]})
+    out.append((fid, title, ", ".join(names) or None, plot_panels(outdir, fid, title, panels, size=(1400, 760)),
+                None if names else panels[0]["missing"]))
+    return out
+
+
+def write_seed003(outdir, summary):
+    """The report of a bench/seed003.py run: plots, tables, claims, report.md,
+    report.html, claims.csv; returns the text to print (the claims)."""
+    meta, results = summary["meta"], summary["results"]
+    s3 = meta.get("seed003", {})
+    for t, v in s3.get("titles", {}).items():  # (a block size compare.TESTS does not know yet)
+        TESTS.setdefault(t, tuple(v))
+        if t.startswith("s003-imm-"):
+            SIZE_HEADING[t] = "N"
+    columns = s003_columns(meta)
+    figs = s003_figures(outdir, summary)
+    problems = ["%s: %s" % (f[0], f[3]) for f in figs if f[3]]
+    claims = s003_claims(summary)
+    with open(os.path.join(outdir, "claims.csv"), "w", newline="") as f:
+        csv.writer(f).writerows(claims_rows(claims))
+    counts = {}
+    for c in claims:
+        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    verdicts = ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items()))
+    derived = s003_tables(summary)
+    raw_tables = [t for t in (test_table(results, columns, None, test) for test in meta.get("tests", [])) if t]
+    emu = s3.get("emu", {})
+    intro = ("Seed 003's Figures 1-3 measured with GASNet-EX 2025.8.0's own test programs (testam, testimm, "
+             "testsmall; %s), unmodified, built through each installed conduit fragment and launched with its "
+             "gasnetrun.  Columns: %s.  Every column and variant ran once per repetition, alternating, %d "
+             "repetitions; values are medians over the repetitions.  Fig. 3 across emulated hosts: %s."
+             % (s3.get("gex_tests", "?"), ", ".join(c for c, _ in columns) or "none",
+                meta.get("reps", 0), "yes (scripts/emuhosts.sh, 2 hosts, TCP)" if emu.get("ran") else
+                "no (%s)" % emu.get("why", "?")))
+    method = [
+        "Fig. 1: `testam [-fp|-np-gb] -src-generate %s %s B` on 2 processes (testam clamps the size to the "
+        "column's Medium maximum); stages: -np-gb with STAGEPORT_NP=native and =reference." % (
+            s3.get("am_iters"), s3.get("am_max")),
+        "Fig. 2: `testimm -m%s -b B M` on N = %s processes, M = %s / (N-1), B in %s." % (
+            " -poll-" + s3["imm_poll"] if s3.get("imm_poll") else "", ", ".join(map(str, s3.get("imm_np", []))),
+            s3.get("imm_total"), ", ".join(b["spec"] for b in s3.get("imm_blocks", []))),
+        "Fig. 3: `testsmall -m -p -out -minsz LO ITERS HI F` on 2 processes, runs (LO, HI, ITERS): %s; stages "
+        "with STAGEPORT_LC=native and =reference." % ", ".join("(%s, %s, %d)" % (fmt_size(lo), fmt_size(hi), it)
+                                                                  for lo, hi, it in s3.get("lc_bands", [])),
+        "Real GASNet-EX (%s): the same programs through its <conduit>-seq.mak, GASNET_SUPERNODE_MAXSIZE=1 "
+        "GASNET_HOST_DETECT=hostname, ucx-conduit with -spawner=mpi." % (s3.get("gasnet") or "not run"),
+    ]
+    lens = sorted({(c, s003_msg_len(meta, c)) for c, _ in columns if s003_msg_len(meta, c)})
+    if lens:
+        method.append("testimm's Medium length per column (its LUB Medium; the paper's Aries: 4032 B): " +
+                      ", ".join("%s %s B" % kv for kv in lens))
+    run_line = "- run: %s; %d repetitions alternating the columns; %s s" % (
+        " ".join(meta.get("argv", [])), meta.get("reps", 0), meta.get("seconds", "?"))
+
+    md = ["# stageport: seed 003 Figures 1-3 (GASNet-EX's test programs)", "", intro, ""]
+    md += ["## Claims", "", "%s.  A claim is checked against this run's medians at every size it names; "
+           "'holds' means at every one of them." % verdicts, ""] + md_table(claims_rows(claims))
+    md += ["", "## Plots", ""]
+    for fid, title, shows, err, missing in figs:
+        md.append("- **%s** (`plots/%s.png`, `.svg`): %s" % (title, fid, shows or "no data: %s" % missing) +
+                  (" -- " + err if err else ""))
+        if not err:
+            md.append("  ![%s](plots/%s.png)" % (title, fid))
+    md += ["", "## Tables", ""]
+    for heading, rows in derived:
+        md += ["### " + heading, ""] + md_table(rows) + [""]
+    md += ["## Medians of every test", "", "- " + table_notes(None)[0], ""]
+    for heading, table in raw_tables:
+        md += ["### " + heading, ""] + md_table(table) + [""]
+    md += ["## Methodology", ""] + ["- " + m for m in method]
+    if summary.get("failures"):
+        md += ["", "## Failed builds and runs", ""] + ["- " + f.splitlines()[0] for f in summary["failures"]]
+    md += ["", "## Machine and settings", ""] + machine_lines(meta, run_line)
+    with open(os.path.join(outdir, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+
+    h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+         "<title>stageport: seed 003 Figures 1-3</title>", "<style>", CSS, "</style></head><body>",
+         "<h1>stageport: seed 003 Figures 1-3 (GASNet-EX's test programs)</h1>", "<p>%s</p>" % html.escape(intro),
+         "<h2>Claims</h2>", "<p>%s.  A claim is checked against this run's medians at every size it names; "
+         "<em>holds</em> means at every one of them.</p>" % html.escape(verdicts)]
+    h += html_table(claims_rows(claims), "claims", span=2)
+    h += ["<h2>Plots</h2>"]
+    for fid, title, shows, err, missing in figs:
+        h.append("<figure><figcaption>%s</figcaption>" % html.escape(title))
+        svg = os.path.join(outdir, "plots", fid + ".svg")
+        if not err and os.path.exists(svg):
+            with open(svg) as f:
+                h.append(re.sub(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", "", f.read()))
+        else:
+            h.append("<p class=\"na\">%s</p>" % html.escape(err or missing or ""))
+        h.append("</figure>")
+    h += ["<h2>Tables</h2>"]
+    for heading, rows in derived:
+        h += ["<h3>%s</h3>" % html.escape(heading)] + html_table(rows, "data")
+    h += ["<h2>Medians of every test</h2>", "<p>%s</p>" % html.escape(table_notes(None)[0])]
+    for heading, table in raw_tables:
+        h += ["<h3>%s</h3>" % html.escape(heading)] + html_table(table, "data")
+    h += ["<h2>Methodology</h2><ul>"] + ["<li>%s</li>" % html.escape(m) for m in method] + ["</ul>"]
+    if summary.get("failures"):
+        h += ["<h2>Failed builds and runs</h2><ul>"] + ["<li>%s</li>" % html.escape(f.splitlines()[0])
+                                                       for f in summary["failures"]] + ["</ul>"]
+    h += ["<h2>Machine and settings</h2><ul>"] + ["<li>%s</li>" % html.escape(l[2:])
+                                                  for l in machine_lines(meta, run_line)]
+    h += ["</ul></body></html>"]
+    with open(os.path.join(outdir, "report.html"), "w") as f:
+        f.write("\n".join(h) + "\n")
+
+    out = ["", "Claims of seed 003, checked on this run (%s; details and plots: %s/report.html):"
+           % (verdicts, outdir)]
+    for c in claims:
+        out.append("  [%s] %s -- %s vs %s: %s" % (c["verdict"], c["claim"], c["column"], c["reference"],
+                                                   c["measured"]))
+        if c["verdict"] != "holds":
+            out.append("      (%s; %s)" % (c["source"], c["why"]))
     out.append("plots: %d figures in %s/plots (PNG and SVG)%s" % (
         len(figs) - len(problems), outdir, "; " + "; ".join(problems) if problems else ""))
     return "\n".join(out) + "\n"
