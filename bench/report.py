@@ -479,6 +479,18 @@ def machine_lines(meta, run=None):
     return out
 
 
+
+def claims_lines(whose, claims, verdicts, outdir):
+    """The terminal's claims section: a line per claim, its source and why
+    when it does not hold."""
+    out = ["", "Claims of %s, checked on this run (%s; details and plots: %s/report.html):" % (whose, verdicts, outdir)]
+    for c in claims:
+        out.append("  [%s] %s -- %s vs %s: %s" % (c["verdict"], c["claim"], c["column"], c["reference"],
+                                                   c["measured"]))
+        if c["verdict"] != "holds":
+            out.append("      (%s; %s)" % (c["source"], c["why"]))
+    return out
+
 def write(outdir, summary):
     """Writes the report of one compare.py run into outdir; returns the text
     to print (the claims section and where everything went)."""
@@ -585,13 +597,7 @@ def write(outdir, summary):
         f.write("\n".join(h) + "\n")
 
     # ---- the terminal: the claims section
-    out = ["", "Claims of the seed papers, checked on this run (%s; details and plots: %s/report.html):"
-           % (verdicts, outdir)]
-    for c in claims:
-        out.append("  [%s] %s -- %s vs %s: %s" % (c["verdict"], c["claim"], c["column"], c["reference"],
-                                                   c["measured"]))
-        if c["verdict"] != "holds":
-            out.append("      (%s; %s)" % (c["source"], c["why"]))
+    out = claims_lines("the seed papers", claims, verdicts, outdir)
     out += [""] + [l for l in papi_lines]
     out.append("plots: %d figures in %s/plots (PNG and SVG)%s" % (
         len(figs) - len(problems), outdir, "; " + "; ".join(problems) if problems else ""))
@@ -1157,13 +1163,7 @@ def write_seed003(outdir, summary):
     with open(os.path.join(outdir, "report.html"), "w") as f:
         f.write("\n".join(h) + "\n")
 
-    out = ["", "Claims of seed 003, checked on this run (%s; details and plots: %s/report.html):"
-           % (verdicts, outdir)]
-    for c in claims:
-        out.append("  [%s] %s -- %s vs %s: %s" % (c["verdict"], c["claim"], c["column"], c["reference"],
-                                                   c["measured"]))
-        if c["verdict"] != "holds":
-            out.append("      (%s; %s)" % (c["source"], c["why"]))
+    out = claims_lines("seed 003", claims, verdicts, outdir)
     out.append("plots: %d figures in %s/plots (PNG and SVG)%s" % (
         len(figs) - len(problems), outdir, "; " + "; ".join(problems) if problems else ""))
     return "\n".join(out) + "\n"
