@@ -696,16 +696,16 @@ run_nochecks_all() {
     local med=65537 lng=65537
     [ "$st" = portals ] && med=8193 lng=1048577
     [ "$st" = ucx ] && lng=2147483520
-    run_nochecks "$st" medium_too_big "AMRequestMedium.*$med"
-    run_nochecks "$st" long_too_big "AMRequestLong.*$lng"
-    run_nochecks "$st" reply_medium_too_big "AMReplyMedium.*$med"
-    run_nochecks "$st" nargs "AMRequestShort.*17"
-    run_nochecks "$st" reserved_handler_request "AMRequestShort.* 2 "
-    run_nochecks "$st" reserved_handler_reply "AMReplyMedium.* 11 "
+    run_nochecks "$st" medium_too_big "AM_?RequestMedium.*$med"
+    run_nochecks "$st" long_too_big "AM_?RequestLong.*$lng"
+    run_nochecks "$st" reply_medium_too_big "AM_?ReplyMedium.*$med"
+    run_nochecks "$st" nargs "AM_?RequestShort.*17"
+    run_nochecks "$st" reserved_handler_request "AM_?RequestShort.* 2 "
+    run_nochecks "$st" reserved_handler_reply "AM_?ReplyMedium.* 11 "
     # a node index past the job indexes every backend's per-node tables
-    run_nochecks "$st" node_range "gasnet_put: node [0-9]+ out of range"
-    run_nochecks "$st" node_range_get "gasnet_get_nb: node [0-9]+ out of range"
-    run_nochecks "$st" node_range_am "gasnet_AMRequestShort: node [0-9]+ out of range"
+    run_nochecks "$st" node_range "(gasnet_put|gex_RMA_PutBlocking): (node|rank) [0-9]+ out of range"
+    run_nochecks "$st" node_range_get "(gasnet_get_nb|gex_RMA_GetNB): (node|rank) [0-9]+ out of range"
+    run_nochecks "$st" node_range_am "(gasnet_AMRequestShort|gex_AM_RequestShort): (node|rank) [0-9]+ out of range"
     case $st in
       mpi)    # ext-ref: the target bounds every address it is sent
         run_nochecks "$st" seg_beyond "outside this node's segment"
