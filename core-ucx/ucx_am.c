@@ -386,10 +386,12 @@ static void mb_put1(gex_Rank_t dest, const void *buf, size_t len, uint64_t raddr
  * slot's credit (a request), or a reply ring's slot is free by
  * construction. */
 /* A native NP payload's image (uam_np_prepare): the calling thread's, one
- * Prepare at a time; 8 bytes longer than an image, so that the image can
+ * Prepare at a time, one for requests and one for replies; 8 bytes longer
+ * than an image, so that the image can
  * start where its payload falls 16-byte aligned (a GASNet-allocated buffer
  * is aligned for any type).  am->np is the image's start. */
-static __thread uint64_t np_img[MB_IMG_MAX / 8 + 1] __attribute__((aligned(16)));
+static __thread uint64_t np_img[2][(MB_IMG_MAX / 8 + 2) & ~1u] __attribute__((aligned(16))); /* [0] requests, [1] replies */
+_Static_assert(sizeof(np_img[0]) % 16 == 0 && sizeof(np_img[0]) >= MB_IMG_MAX + 8, "each image 16-aligned, 8 bytes to spare");
 
 static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
   uint64_t stack_img[MB_IMG_MAX / 8], *img = am && am->np ? (uint64_t *)am->np : stack_img; /* (NP: the payload is in place) */
@@ -556,7 +558,9 @@ static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
 static int uam_np_prepare(stp_np_t *np) {
   if (np->cat != STP_AM_MEDIUM || !uam.mb_slots || !mb_fits(np->nargs, np->most)) return 0;
   size_t off = mb_payload_off(np->nargs);
-  char *img = (char *)np_img + (off % 16); /* (off is a multiple of 8) */
+  /* a request's and a reply's image apart: a request's Commit may poll
+   * and run a handler that prepares its reply */
+  char *img = (char *)np_img[np->is_req ? 0 : 1] + (off % 16); /* (off is a multiple of 8) */
   np->addr = img + off;
   np->size = np->most;
   np->hold = (uintptr_t)img;
