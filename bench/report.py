@@ -63,6 +63,19 @@ FIGURES = [
 FIG_ONLY = {"portals-pss", "portals-host", "portals-host-pss"}
 
 
+
+def run_gnuplot(base, gp):
+    """Write the script base.gp and run it; None, or why there is no PNG/SVG."""
+    with open(base + ".gp", "w") as f:
+        f.write("\n".join(gp) + "\n")
+    if not shutil.which("gnuplot"):
+        return "gnuplot not found (bash scripts/setup.sh installs gnuplot-nox): no PNG/SVG"
+    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
+    bad = [e for e in (".png", ".svg") if not os.path.exists(base + e) or os.path.getsize(base + e) == 0]
+    if p.returncode != 0 or bad:
+        return "gnuplot failed (%s): %s" % (p.returncode, p.stderr.strip()[-300:])
+    return None
+
 def fig_columns(columns, legend):
     """The (column, kind, label) a figure draws: Fig. 5 only the columns of
     its legend (TMPMD against firehose), the others every column but FIG_ONLY
@@ -160,15 +173,7 @@ def plot(outdir, fig, series, test, missing):
     gp += ["set terminal pngcairo size 1000,720 font 'DejaVu Sans,11'", "set output %s" % gp_quote(base + ".png"),
            body, "set terminal svg size 1000,720 dynamic font 'DejaVu Sans,11'",
            "set output %s" % gp_quote(base + ".svg"), "replot", "unset output"]
-    with open(base + ".gp", "w") as f:
-        f.write("\n".join(gp) + "\n")
-    if not shutil.which("gnuplot"):
-        return "gnuplot not found (bash scripts/setup.sh installs gnuplot-nox): no PNG/SVG"
-    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
-    bad = [e for e in (".png", ".svg") if not os.path.exists(base + e) or os.path.getsize(base + e) == 0]
-    if p.returncode != 0 or bad:
-        return "gnuplot failed (%s): %s" % (p.returncode, p.stderr.strip()[-300:])
-    return None
+    return run_gnuplot(base, gp)
 
 
 # ---------------------------------------------------------------- claims
@@ -948,15 +953,7 @@ def plot_panels(outdir, fid, title, panels, size=(1000, 720)):
     gp += body()
     gp += ["set terminal svg size %d,%d dynamic font 'DejaVu Sans,11'" % (w, h), "set output %s" % gp_quote(base + ".svg")]
     gp += body() + ["unset output"]
-    with open(base + ".gp", "w") as f:
-        f.write("\n".join(gp) + "\n")
-    if not shutil.which("gnuplot"):
-        return "gnuplot not found (bash scripts/setup.sh installs gnuplot-nox): no PNG/SVG"
-    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
-    bad = [e for e in (".png", ".svg") if not os.path.exists(base + e) or os.path.getsize(base + e) == 0]
-    if p.returncode != 0 or bad:
-        return "gnuplot failed (%s): %s" % (p.returncode, p.stderr.strip()[-300:])
-    return None
+    return run_gnuplot(base, gp)
 
 
 def s003_figures(outdir, summary):
