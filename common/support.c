@@ -274,6 +274,11 @@ void stp_am_run(stp_token_t *token, gex_AM_Index_t handler, int cat, const gex_A
 #if STP_CHECKS
   if (h->entry.gex_flags) check_registration(h, token, handler, cat, nargs);
 #endif
+  /* a 0-byte Medium's payload still at a valid address: a client may reply
+   * with it as a client buffer (testam -np-cb), where NULL means
+   * GASNet-allocated */
+  static uint64_t empty_payload[2] __attribute__((aligned(16)));
+  if (cat == STP_AM_MEDIUM && !buf) buf = empty_payload;
   token->cat = (uint8_t)cat;
   token->handler = handler;
   stp.in_handler++;

@@ -46,7 +46,9 @@
 #   testmpi (harness.conf's testconduitspecific on mpi-conduit:
 #   GASNET_MPI_THREAD=MULTIPLE; PAR: 2 threads, GASNet's TEST_PARAMS);
 #   PAR only: testthreads (2) testcontend (GASNET_TEST_POLITE_SYNC=0)
-#   testlockcontend.
+#   testlockcontend.  testam also runs in its negotiated-payload modes
+#   (-np-gb -src-generate -sync-req and -np-cb -sync-req; not in
+#   harness.conf), SEQ at 2 processes, PAR too in the full matrix.
 # One argument scaled down: testimm's passive ranks sleep 500 us between
 # polls, so its time grows with the operation count -- harness.conf's 5000
 # (mpi-conduit; 10000, the program's default, elsewhere) take 19 s (real
@@ -176,13 +178,15 @@ LOOPBACK=" testhello testam testcore2 testcore3 testcore4 testcore5 testbarrierc
 THREAD_HEAVY=" testthreads testcontend testlockcontend testmpi testhsl testam testbarrier "
 PER_STAGE=" testhello testmpi "
 
-# spec PROGRAM MODE NP: harness.conf's arguments (ARGS) and environment
-# (ENVS) for the job
+# spec PROGRAM MODE NP [VARIANT]: harness.conf's arguments (ARGS) and
+# environment (ENVS) for the job
 spec() {
   ARGS=() ENVS=()
   case $1 in
     testcore1) ARGS=(1000) ;;
-    testam) ARGS=(-sync-req); [ "$2" = par ] && ARGS+=(-p 1) ;;
+    testam) ARGS=(-sync-req); [ "$2" = par ] && ARGS+=(-p 1)
+      # the negotiated-payload variants: GASNet-allocated and client buffers
+      case ${4:-} in np-gb) ARGS=(-np-gb -src-generate "${ARGS[@]}") ;; np-cb) ARGS=(-np-cb "${ARGS[@]}") ;; esac ;;
     testimm) ARGS=(1000) ;; # scaled down: see the header
     testlarge) ARGS=(100 2097152) ;;
     testqueue) ARGS=(1 256 262144) ;;
@@ -334,13 +338,19 @@ nps() {
 shared() {
   [ "$kind" = stageport ] && [ "$GEX_MATRIX" = default ] && ! inlist "$1" "$PER_STAGE"
 }
-# matrix_jobs STAGE_INDEX MODE: the jobs of one stage and mode, "program np" lines
+# matrix_jobs STAGE_INDEX MODE: the jobs of one stage and mode, "program np
+# [variant]" lines (variants: testam's negotiated-payload modes, np-gb and
+# np-cb, SEQ at 2 processes on every stage; PAR in the full matrix)
 matrix_jobs() {
   local i=$1 mode=$2 p np k=0 kl=0 rot rotl
   rot=$((nst < 3 ? nst : 3)) rotl=$((nst < 2 ? nst : 2))
   for p in $(mode_programs "$mode"); do
     for np in $(nps "$p" "$mode"); do
       if [ -n "$GEX_NPS" ] && ! inlist "$np" "$GEX_NPS"; then continue; fi
+      if [ "$p" = testam ] && [ "$np" = 2 ] && { [ "$mode" = seq ] || [ "$GEX_MATRIX" = full ]; }; then
+        echo "$p $np np-gb"
+        echo "$p $np np-cb"
+      fi
       if [ "$GEX_MATRIX" = full ]; then echo "$p $np"; continue; fi
       case $mode-$np in
         seq-2 | seq-4) echo "$p $np" ;;
@@ -443,11 +453,11 @@ echo "# built $nbuilt of ${#todo[@]} programs in ${build_time}s ($GEX_JOBS at a 
 
 # ---------------------------------------------------------------- running
 declare -A np_time=()
-# run_one STAGE MODE NP PROGRAM
+# run_one STAGE MODE NP PROGRAM [VARIANT]
 run_one() {
-  local st=$1 mode=$2 np=$3 p=$4 dir label log to t0 rc lines why skipline
+  local st=$1 mode=$2 np=$3 p=$4 v=${5:-} dir label log to t0 rc lines why skipline
   local -a launch=()
-  label="stage=$st mode=$mode np=$np $p"
+  label="stage=$st mode=$mode np=$np $p${v:+ ($v)}"
   dir=$(bindir "$st" "$mode" "$p")
   ELAPSED=""
   if [ "${built[$dir]:-}" != ok ]; then
@@ -462,9 +472,9 @@ run_one() {
     fail "$label" "not run: the jobs used up their time budget of ${GEX_BUDGET}s"
     return
   fi
-  spec "$p" "$mode" "$np"
+  spec "$p" "$mode" "$np" "$v"
   to=$GEX_TIMEOUT
-  log="$LOGDIR/run/$st-$mode-np$np-$p.log"
+  log="$LOGDIR/run/$st-$mode-np$np-$p${v:+-$v}.log"
   # shellcheck disable=SC2206
   launch=("$pfx/bin/gasnetrun_$st" $GEX_LAUNCH_ARGS)
   if [ "$kind" = gasnet ]; then
@@ -509,8 +519,8 @@ i=0
 for st in $conduits; do
   stage_t0=$(date +%s.%N)
   for mode in $GEX_MODES; do
-    while read -r p np; do
-      [ -n "$p" ] && run_one "$st" "$mode" "$np" "$p"
+    while read -r p np v; do
+      [ -n "$p" ] && run_one "$st" "$mode" "$np" "$p" "$v"
     done < <(matrix_jobs "$i" "$mode" | sort -s -k2,2n)
   done
   echo "# stage=$st: $(fsub "$stage_t0" "$(date +%s.%N)")s"
