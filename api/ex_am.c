@@ -519,8 +519,8 @@ gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_b
 }
 
 static struct _stp_srcdesc *check_sd(const char *fn, gex_AM_SrcDesc_t h, int is_req, int cat) {
-  struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h;
-  if (STP_UNLIKELY(!sd || (sd != thread_sd(1) && sd != thread_sd(0)) || !sd->live))
+  struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h, *mine = stp_thread()->sd;
+  if (STP_UNLIKELY(!sd || !mine || (sd != &mine[0] && sd != &mine[1]) || !sd->live))
     stp_fatal("%s: %p is not this thread's prepared source descriptor", fn, (void *)h);
   if (STP_UNLIKELY(sd->is_req != is_req || sd->cat != cat))
     stp_fatal("%s: the descriptor was prepared for an AM %s %s", fn, sd->cat == STP_AM_LONG ? "Long" : "Medium",

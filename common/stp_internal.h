@@ -54,6 +54,7 @@ typedef struct stp_thread {
   stp_ev_t nbi;
   stp_ev_t *region;
   struct _stp_srcdesc *sd; /* the thread's source descriptor (ex_am.c), allocated on first use */
+  void *core;              /* the Core's per-thread memory (its own layout), allocated by the Core on first use */
 } stp_thread_t;
 
 /* ------------------------------------------------------------------ */

@@ -385,13 +385,28 @@ static void mb_put1(gex_Rank_t dest, const void *buf, size_t len, uint64_t raddr
  * destination where a Medium's payload would be.  The caller holds the
  * slot's credit (a request), or a reply ring's slot is free by
  * construction. */
-/* A native NP payload's image (uam_np_prepare): the calling thread's, one
+/* A native NP payload's image (uam_np_prepare): the calling thread's (the
+ * Core's per-thread memory, stp_thread()->core: no TLS lookup), one
  * Prepare at a time, one for requests and one for replies; 8 bytes longer
  * than an image, so that the image can
  * start where its payload falls 16-byte aligned (a GASNet-allocated buffer
  * is aligned for any type).  am->np is the image's start. */
-static __thread uint64_t np_img[2][(MB_IMG_MAX / 8 + 2) & ~1u] __attribute__((aligned(16))); /* [0] requests, [1] replies */
-_Static_assert(sizeof(np_img[0]) % 16 == 0 && sizeof(np_img[0]) >= MB_IMG_MAX + 8, "each image 16-aligned, 8 bytes to spare");
+typedef struct np_images {
+  uint64_t img[2][(MB_IMG_MAX / 8 + 2) & ~1u]; /* [0] requests, [1] replies */
+} np_images_t;
+_Static_assert(sizeof(((np_images_t *)0)->img[0]) % 16 == 0 && sizeof(((np_images_t *)0)->img[0]) >= MB_IMG_MAX + 8,
+               "each image 16-aligned, 8 bytes to spare");
+
+/* freed never: a thread's state outlives it (stp_thread_slow) */
+static char *np_image(int is_req) {
+  stp_thread_t *t = stp_thread();
+  if (STP_UNLIKELY(!t->core)) {
+    void *p = NULL;
+    if (posix_memalign(&p, 16, sizeof(np_images_t))) stp_fatal("gex_AM_Prepare*: out of memory");
+    t->core = p;
+  }
+  return (char *)((np_images_t *)t->core)->img[is_req ? 0 : 1];
+}
 
 static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
   uint64_t stack_img[MB_IMG_MAX / 8], *img = am && am->np ? (uint64_t *)am->np : stack_img; /* (NP: the payload is in place) */
@@ -560,7 +575,7 @@ static int uam_np_prepare(stp_np_t *np) {
   size_t off = mb_payload_off(np->nargs);
   /* a request's and a reply's image apart: a request's Commit may poll
    * and run a handler that prepares its reply */
-  char *img = (char *)np_img[np->is_req ? 0 : 1] + (off % 16); /* (off is a multiple of 8) */
+  char *img = np_image(np->is_req) + (off % 16); /* (off is a multiple of 8) */
   np->addr = img + off;
   np->size = np->most;
   np->hold = (uintptr_t)img;
