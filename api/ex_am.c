@@ -589,6 +589,7 @@ int _stp_AMCommitLong(gex_AM_SrcDesc_t h, gex_AM_Index_t handler, size_t nbytes,
 }
 
 static int cancel(const char *fn, gex_AM_SrcDesc_t h, int is_req, int cat, gex_Flags_t flags) {
+  STP_API_GUARD(); /* (a Core's np_cancel gives back shared resources) */
   struct _stp_srcdesc *sd = check_sd(fn, h, is_req, cat);
   if (STP_UNLIKELY(flags)) stp_fatal("%s: flags 0x%x (reserved: 0)", fn, (unsigned)flags);
   if (sd->hold) {

@@ -5,7 +5,7 @@
 #   bash scripts/test.sh --gex-only   # make check-gex alone: GASNet-EX's own test programs
 #                                     # (../shared/peers/gasnet-ex-tests) through the installed fragments
 #   bash scripts/test.sh --sanitize   # make check under AddressSanitizer + UBSan (build in _build-san)
-#   bash scripts/test.sh --tsan       # the multi-threaded test (tests/mt, GASNET_PAR) under ThreadSanitizer
+#   bash scripts/test.sh --tsan       # the multi-threaded tests (tests/mt, exconf_par; GASNET_PAR) under ThreadSanitizer
 #                                     # on every stage (build in _build/tsan-build; also part of check-faults)
 # Environment filters are passed to the suites (see tests/run-suite.sh):
 #   STAGES="mpi"  NPS="2 3"  TESTS="conformance"

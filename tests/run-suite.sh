@@ -379,6 +379,8 @@ run_exconf() {
   if timed_out; then
     fail "$name" "$np" "timeout after ${EXCONF_TIMEOUT}s: hang; $oks of $want subtests passed before it" "$log" \
       '^not ok |^FAIL '
+  elif grep -q 'WARNING: ThreadSanitizer' "$log"; then
+    fail "$name" "$np" "a ThreadSanitizer report" "$log" 'ThreadSanitizer|^    #|^  [A-Z]'
   elif [ "$fails" -gt 0 ]; then
     fail "$name" "$np" "$fails failure lines, exit status $RC" "$log" '^not ok |^FAIL '
   elif [ "$RC" != 0 ]; then
@@ -647,12 +649,13 @@ run_injects() {
 # build_aside KIND DIR TEST configure-options...: a build of its own in DIR
 # (scripts/build.sh) and its tests/TEST; a failure is one FAIL line (with
 # the log's tail) and status 1.
-build_aside() {
+build_aside() { # kind dir "programs..." configure-args...
   local kind=$1 dir=$2 prog=$3 log="$LOGDIR/$1/build.log"
   shift 3
   echo "# $kind: building $dir ($*)"
+  # shellcheck disable=SC2086 # (programs: a word list)
   if ! bash "$TOP_SRCDIR/scripts/build.sh" "$dir" "$@" >"$log" 2>&1 ||
-    ! make -C "$dir/tests" "$prog" >>"$log" 2>&1; then
+    ! make -C "$dir/tests" $prog >>"$log" 2>&1; then
     echo "FAIL $kind build (see $log)"
     tail -n 20 "$log" | sed 's/^/    | /'
     nfail=$((nfail + 1))
@@ -799,15 +802,16 @@ run_mt_mpilevel() {
   fi
 }
 
-# tests/mt under ThreadSanitizer, every stage (ptl's in both modes, ucx over
-# TCP too), from a build of its own.  UCX's memory hooks are off (they
+# tests/mt and tests/exconf_par (GASNet-EX calls from 4 threads) under
+# ThreadSanitizer, every stage (ptl's in both modes, ucx over TCP too),
+# from a build of its own.  UCX's memory hooks are off (they
 # intercept the madvise of a thread's exit, which TSan's runtime cannot
 # take); tests/tsan.supp lists what is suppressed, inside MPI and UCX only.
 run_tsan_all() {
   local st cfg
   mkdir -p "$LOGDIR/tsan"
   stage_t0=$(date +%s.%N)
-  build_aside tsan "$TSAN_DIR" mt --enable-sanitizers=thread --enable-werror --disable-shared || return
+  build_aside tsan "$TSAN_DIR" "mt exconf_par" --enable-sanitizers=thread --enable-werror --disable-shared || return
   export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$SRCDIR/tsan.supp" UCX_MEM_MMAP_HOOK_MODE=none
   for st in $STAGES; do
     for cfg in default $(case $st in hybrid | portals) echo STAGEPORT_PTL_MODE=host ;; ucx) echo UCX_TLS=tcp,self ;; esac); do
@@ -817,6 +821,7 @@ run_tsan_all() {
       logtag=${tag//[\/,=]/-}
       mkdir -p "$LOGDIR/$logtag"
       MT_ROUNDS=100 run_mt 2 "$TSAN_DIR/tests" "tsan:mt"
+      BINDIR="$TSAN_DIR/tests" run_exconf 2 exconf_par "tsan:exconf_par"
       [ "$cfg" = default ] || unset "${cfg%%=*}"
     done
   done
