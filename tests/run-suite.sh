@@ -92,7 +92,7 @@
 #               valgrind: memcheck over one conformance run at 2 processes: no
 #               invalid read or write, no definite leak, in the library's code;
 #               tsan (once): a --enable-sanitizers=thread build (TSAN_DIR)
-#               of tests/mt, run on every stage at 2 processes (ptl stages
+#               of tests/mt and tests/exconf_par, run on every stage at 2 processes (ptl stages
 #               in both modes, ucx also over TCP): no ThreadSanitizer report
 #               (suppressions: tests/tsan.supp, inside MPI and UCX only);
 #               nochecks (once): a --disable-checks --enable-sanitizers build
