@@ -40,6 +40,11 @@ GASNET_HOST_DETECT=hostname, so the conduit itself is measured).
       completion is not a remote one.  A real conduit runs once (it has one
       implementation).  ITERS puts per size up to the byte budget
       (--lc-budget), fewer above it (two testsmall runs per column).
+      portals and firehose run it twice: in ptl's default offload mode and
+      as the columns portals-host and firehose-host
+      (STAGEPORT_PTL_MODE=host).  In offload mode a put to a published
+      entry is remotely complete when PtlPut returns (SEND_END and ACK come
+      together), so only host mode can show what local completion gains.
 
 Every column and variant runs once per repetition, alternating, through
 compare.py's runner (compare.run_reps: the progress line, the retry of a run
@@ -91,6 +96,7 @@ from compare import Ctx, Runner, clock, fmt_size, launch, parse_size  # noqa: E4
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 STAGE_ORDER = ["mpi", "ucx", "ucx-mpi", "hybrid", "portals", "firehose"]
+PTL_STAGES = ("portals", "firehose")  # Fig. 3 also in ptl's host mode (columns <stage>-host)
 PROGRAMS = {1: "testam", 2: "testimm", 3: "testsmall"}
 
 # ---------------------------------------------------------------- tests
@@ -258,8 +264,13 @@ class Column:
     stage (its installation's gasnetrun_<stage>) or a real GASNet conduit
     (gasnet-<conduit>)."""
 
-    def __init__(self, name, kind, prefix, conduit, bindir):
+    def __init__(self, name, kind, prefix, conduit, bindir, knobs=None, figs=None):
         self.name, self.kind, self.prefix, self.conduit, self.bindir = name, kind, prefix, conduit, bindir
+        self.knobs = knobs or {}  # the column's own environment (a stage's variant)
+        self.figs = figs          # the figures it runs in (None: all)
+
+    def runs(self, fig):
+        return self.figs is None or fig in self.figs
 
     def prog(self, p):
         return os.path.join(self.bindir, p)
@@ -274,7 +285,7 @@ class Column:
 
     def env(self, **knobs):
         if self.kind == "stage":
-            return {"STAGEPORT_STAGE": self.conduit, **knobs}
+            return {"STAGEPORT_STAGE": self.conduit, **self.knobs, **knobs}
         # the conduit itself (no shared-memory bypass); Open MPI past the cores
         return dict(compare.GASNET_ENV, OMPI_MCA_rmaps_base_oversubscribe="1")
 
@@ -294,7 +305,7 @@ def make_runners(a, ctx, cols):
     out = []
     figs = a.figs
     if 1 in figs:
-        for c in cols:
+        for c in (c for c in cols if c.runs(1)):
             for var in ("fp", "np", "npref"):
                 if var == "npref" and c.kind != "stage":
                     continue  # a real conduit has one NP implementation
@@ -305,7 +316,7 @@ def make_runners(a, ctx, cols):
                                      a.am_iters, "am/" + c.name))
     if 3 in figs:
         for emu in ([False, True] if a.emu_ok else [False]):
-            for c in cols:
+            for c in (c for c in cols if c.runs(3)):
                 for lc in ("native", "reference"):
                     if lc == "reference" and c.kind != "stage":
                         continue
@@ -322,7 +333,7 @@ def make_runners(a, ctx, cols):
     if 2 in figs:
         for n in a.imm_np:
             m = max(1, a.imm_total // (n - 1))
-            for c in cols:
+            for c in (c for c in cols if c.runs(2)):
                 for b in a.imm_blocks:
                     bsz = m if b == "M" else int(b)
                     args = ["-m"] + (["-poll-" + a.imm_poll] if a.imm_poll else []) + ["-b", str(bsz), str(m)]
@@ -541,6 +552,8 @@ def main(argv):
                     ",".join(sorted({PROGRAMS[f] for f in a.figs})), s, s), flush=True)
                 if not build_programs(a, ctx, prefix, s, bindir):
                     cols.append(Column(s, "stage", prefix, s, bindir))
+                    if s in PTL_STAGES and 3 in a.figs:  # Fig. 3 in ptl's host mode too (see the top)
+                        cols.append(Column(s + "-host", "stage", prefix, s, bindir, {"STAGEPORT_PTL_MODE": "host"}, {3}))
     if a.gasnet:
         g = os.path.abspath(a.gasnet)
         for c in a.gasnet_conduits:
