@@ -84,6 +84,7 @@
                                       * 1.2-2 us a message, where a copy costs 0.5-0.8; a lone one saves a
                                       * round trip 0.2-0.4 us */
 #define CAT_CREDIT 3                 /* a credit-only message (reply id) */
+#define CAT_NOP 4                    /* a mailbox slot reserved by a native NP Prepare, then cancelled */
 #define DEFAULT_SHARE 256u           /* credits per peer: 256 KiB of held payload */
 #define MIN_SHARE (2u * (1u + MAX_MEDIUM / UNIT)) /* two largest Mediums */
 
@@ -96,6 +97,7 @@ enum { MB_REQ = 0, MB_REP = 1 };     /* the two rings per sender */
 
 _Static_assert(CAT_CREDIT != STP_AM_SHORT && CAT_CREDIT != STP_AM_MEDIUM && CAT_CREDIT != STP_AM_LONG,
                "a credit-only message is no AM category");
+_Static_assert(CAT_NOP > CAT_CREDIT && CAT_NOP > STP_AM_LONG, "a cancelled slot is no AM category");
 
 /* The user header of every message; a Long's destination (8 bytes) and
  * then the arguments follow. */
@@ -107,15 +109,19 @@ typedef struct uam_hdr {
 } uam_hdr_t;
 #define HDR_MAX (sizeof(uam_hdr_t) + 8 + 4 * MAX_ARGS)
 
-/* The start of a mailbox slot; the arguments follow, then the payload at
- * the next multiple of 8. */
+/* The start of a mailbox slot's image; the arguments follow, then the
+ * payload where it falls 16-byte aligned in the slot (MB_IMG_OFF + the
+ * offset: a native NP payload is written in place, and a GASNet-allocated
+ * buffer is aligned for any type). */
 typedef struct mb_hdr {
   uam_hdr_t h; /* credits: slot credits */
   uint32_t nbytes;
   uint8_t nargs;
   uint8_t pad[3];
 } mb_hdr_t;
-static inline size_t mb_payload_off(unsigned nargs) { return sizeof(mb_hdr_t) + ((4 * (size_t)nargs + 7) & ~(size_t)7); }
+static inline size_t mb_payload_off(unsigned nargs) {
+  return ((MB_IMG_OFF + sizeof(mb_hdr_t) + 4 * (size_t)nargs + 15) & ~(size_t)15) - MB_IMG_OFF;
+}
 static inline int mb_fits(unsigned nargs, size_t nbytes) { return mb_payload_off(nargs) + nbytes <= MB_IMG_MAX; }
 
 /* An arrived message, filed by the callback for poll() to run. */
@@ -150,6 +156,7 @@ static struct {
   credits_t mc;          /* one credit per slot */
   stp_ucx_region_t mb;   /* my rings: [sender][MB_REQ, MB_REP][slot] */
   stp_ucx_remote_t *rmb; /* every node's rings */
+  char **mb_map;         /* every node's rings mapped here (ucp_rkey_ptr: shared memory), or NULL */
   uint64_t *mb_sent;     /* [node * 2 + ring]: messages put into node's ring for me */
   uint64_t *mb_got;      /* [node * 2 + ring]: messages taken from my ring for node */
   int long_rma;          /* STAGEPORT_AM_LONG=rma: Long payloads by RMA, the message through the mailbox */
@@ -385,31 +392,40 @@ static void mb_put1(gex_Rank_t dest, const void *buf, size_t len, uint64_t raddr
  * destination where a Medium's payload would be.  The caller holds the
  * slot's credit (a request), or a reply ring's slot is free by
  * construction. */
-/* A native NP payload's image (uam_np_prepare): the calling thread's (the
- * Core's per-thread memory, stp_thread()->core: no TLS lookup), one
- * Prepare at a time, one for requests and one for replies; 8 bytes longer
- * than an image, so that the image can
- * start where its payload falls 16-byte aligned (a GASNet-allocated buffer
- * is aligned for any type).  am->np is the image's start. */
-typedef struct np_images {
-  uint64_t img[2][(MB_IMG_MAX / 8 + 2) & ~1u]; /* [0] requests, [1] replies */
-} np_images_t;
-_Static_assert(sizeof(((np_images_t *)0)->img[0]) % 16 == 0 && sizeof(((np_images_t *)0)->img[0]) >= MB_IMG_MAX + 8,
-               "each image 16-aligned, 8 bytes to spare");
+/* A native NP reservation (uam_np_prepare; am->np and np->hold point to
+ * it): the calling thread's (the Core's per-thread memory,
+ * stp_thread()->core: no TLS lookup), one Prepare at a time, one for
+ * requests and one for replies (a request's Commit may poll and run a
+ * handler that prepares its reply).  Either a slot of the target's ring
+ * mapped here (slot: the payload is written into the target's memory, and
+ * Commit writes the header and the stamp -- no copy, no UCX call), or the
+ * thread's image (slot NULL), which mb_send puts.  The image sits 8 bytes
+ * past a 16-byte boundary, as an image does in a slot, so the payload is
+ * 16-byte aligned in both. */
+typedef struct np_resv {
+  char *slot;      /* the mapped slot (its stamp first), or NULL */
+  uint64_t stamp;  /* the slot's sequence stamp */
+  gex_Rank_t dest;
+  uint8_t ring;
+  uint64_t img[(MB_IMG_MAX / 8 + 2) & ~1u] __attribute__((aligned(16)));
+} np_resv_t;
+_Static_assert(sizeof(((np_resv_t *)0)->img) >= MB_IMG_MAX + 8, "an image, 8 bytes in");
+static inline uint64_t *np_resv_img(np_resv_t *r) { return r->img + 1; }
 
 /* freed never: a thread's state outlives it (stp_thread_slow) */
-static char *np_image(int is_req) {
+static np_resv_t *np_resv(int is_req) {
   stp_thread_t *t = stp_thread();
   if (STP_UNLIKELY(!t->core)) {
     void *p = NULL;
-    if (posix_memalign(&p, 16, sizeof(np_images_t))) stp_fatal("gex_AM_Prepare*: out of memory");
+    if (posix_memalign(&p, 16, 2 * sizeof(np_resv_t))) stp_fatal("gex_AM_Prepare*: out of memory");
     t->core = p;
   }
-  return (char *)((np_images_t *)t->core)->img[is_req ? 0 : 1];
+  return (np_resv_t *)t->core + (is_req ? 0 : 1);
 }
 
 static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
-  uint64_t stack_img[MB_IMG_MAX / 8], *img = am && am->np ? (uint64_t *)am->np : stack_img; /* (NP: the payload is in place) */
+  uint64_t stack_img[MB_IMG_MAX / 8],
+      *img = am && am->np ? np_resv_img((np_resv_t *)am->np) : stack_img; /* (NP: the payload is in place) */
   mb_hdr_t *mh = (mb_hdr_t *)img;
   uint64_t n = uam.mb_sent[2 * (size_t)dest + ring]++, stamp = n + 1;
   uint64_t roff = ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * uam.mb_slots) + n % uam.mb_slots) * MB_SLOT;
@@ -462,6 +478,39 @@ static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
   mb_put1(dest, &stamp, 8, raddr, rkey, serve);
 }
 
+/* A native NP reservation of the next slot of dest's ring, mapped here:
+ * its stamp, and the header's source and returned credits written now (the
+ * credits go with this message whether it is committed or cancelled: a
+ * reply-ring message always returns what was owed when it was taken).  The
+ * caller holds the slot's credit (a request), or the reply ring's slot is
+ * free by construction. */
+static void mb_reserve(np_resv_t *r, gex_Rank_t dest, int ring) {
+  uint64_t n = uam.mb_sent[2 * (size_t)dest + ring]++;
+  uint64_t roff = ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * uam.mb_slots) + n % uam.mb_slots) * MB_SLOT;
+  mb_hdr_t *mh;
+  r->slot = uam.mb_map[dest] + roff; /* (inside: every node's mailbox has the agreed length, mb_attach) */
+  r->stamp = n + 1;
+  r->dest = dest;
+  r->ring = (uint8_t)ring;
+  mh = (mb_hdr_t *)(r->slot + MB_IMG_OFF);
+  mh->h.src = stp.mynode;
+  mh->h.credits = (uint16_t)credits_piggyback(&uam.mc, dest, UINT16_MAX);
+}
+
+/* Commit a reserved slot (am NULL: a Cancel, which leaves CAT_NOP there so
+ * the target's ring moves on): the rest of the header, the arguments, then
+ * the stamp, released after them. */
+static void mb_commit(np_resv_t *r, int cat, const stp_am_t *am) {
+  mb_hdr_t *mh = (mb_hdr_t *)(r->slot + MB_IMG_OFF);
+  mh->h.cat = (uint8_t)(am ? cat : CAT_NOP);
+  mh->h.handler = am ? am->handler : 0;
+  mh->nbytes = am ? (uint32_t)am->nbytes : 0;
+  mh->nargs = am ? am->nargs : 0;
+  if (am) memcpy(mh + 1, am->args, 4 * (size_t)am->nargs);
+  __atomic_store_n((uint64_t *)r->slot, r->stamp, __ATOMIC_RELEASE);
+  r->slot = NULL;
+}
+
 /* the bytes of a message's slot image after its header: arguments and
  * payload, or a Long's destination */
 static inline size_t mb_image_bytes(const mb_hdr_t *mh) {
@@ -477,9 +526,10 @@ static void mb_run(const uint64_t *img, int ring, gex_Rank_t from) {
   void *buf = NULL;
   int is_request = ring == MB_REQ;
   memcpy(&mh, img, sizeof(mh));
-  if (STP_UNLIKELY(mh.h.src != from || mh.nargs > MAX_ARGS || mh.h.cat > CAT_CREDIT ||
+  if (STP_UNLIKELY(mh.h.src != from || mh.nargs > MAX_ARGS || mh.h.cat > CAT_NOP ||
                    (mh.h.cat == CAT_CREDIT && is_request) || mb_image_bytes(&mh) > MB_IMG_MAX ||
-                   ((mh.h.cat == STP_AM_SHORT || mh.h.cat == CAT_CREDIT) && mh.nbytes) ||
+                   ((mh.h.cat == STP_AM_SHORT || mh.h.cat >= CAT_CREDIT) && mh.nbytes) ||
+                   (mh.h.cat == CAT_NOP && mh.nargs) ||
                    (mh.h.cat == STP_AM_LONG && mh.nbytes > MAX_LONG)))
     malformed(is_request, from, sizeof(mh) + 4 * (size_t)mh.nargs, mh.nbytes, "a bad mailbox slot");
   if (mh.h.credits && STP_UNLIKELY(credits_returned(&uam.mc, from, mh.h.credits) != CREDITS_OK))
@@ -489,6 +539,10 @@ static void mb_run(const uint64_t *img, int ring, gex_Rank_t from) {
   if (is_request && STP_UNLIKELY(credits_arrived(&uam.mc, from, 1) != CREDITS_OK))
     stp_fatal("AM flow control: node %u sent more mailbox requests than its credits allow: %s", (unsigned)from,
               credits_error(&uam.mc));
+  if (mh.h.cat == CAT_NOP) { /* a cancelled reservation: a request's slot credit is owed back all the same */
+    if (is_request && credits_flush_due(&uam.mc, from)) mb_send(from, MB_REP, CAT_CREDIT, NULL);
+    return;
+  }
   tok.src = from;
   tok.is_request = (uint8_t)is_request;
   tok.replied = 0;
@@ -544,6 +598,10 @@ static int mb_scan(void) {
 
 static int uam_request_am(gex_Rank_t dest, const stp_am_t *am);
 static int uam_request(gex_Rank_t dest, const stp_am_t *am) {
+  if (am->np && ((np_resv_t *)am->np)->slot) { /* a native NP Medium in its reserved slot (credit taken) */
+    mb_commit((np_resv_t *)am->np, am->cat, am);
+    return GASNET_OK;
+  }
   if (am->cat == STP_AM_LONG && uam.long_rma) { /* the payload by RMA, the message through the mailbox */
     if (STP_UNLIKELY(stp_am_pay(&uam.mc, dest, 1, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
     mb_send(dest, MB_REQ, am->cat, am);
@@ -566,25 +624,42 @@ static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
   return GASNET_OK;
 }
 
-/* Negotiated payload, native: a Medium that fits a mailbox slot is written
- * straight into the thread's slot image (np_img), which mb_send puts
- * without a copy -- or, should the request find no slot credit, which the
- * UCX AM path sends from.  Nothing is reserved (nothing to cancel). */
+/* Negotiated payload, native, for a Medium that fits a mailbox slot: where
+ * the target's rings are mapped here (shared memory) and a slot is free --
+ * a request's slot credit, or a reply to a mailbox request -- the payload
+ * is written straight into the target's slot (reserved now, committed or
+ * cancelled later: np_resv_t); else into the thread's slot image, which
+ * mb_send puts without a copy or, should the request find no slot credit,
+ * the UCX AM path sends from. */
 static int uam_np_prepare(stp_np_t *np) {
   if (np->cat != STP_AM_MEDIUM || !uam.mb_slots || !mb_fits(np->nargs, np->most)) return 0;
-  size_t off = mb_payload_off(np->nargs);
-  /* a request's and a reply's image apart: a request's Commit may poll
-   * and run a handler that prepares its reply */
-  char *img = np_image(np->is_req) + (off % 16); /* (off is a multiple of 8) */
-  np->addr = img + off;
+  np_resv_t *r = np_resv(np->is_req);
+  gex_Rank_t dest = np->is_req ? np->dest : np->token->src;
+  r->slot = NULL;
+  if (uam.mb_map[dest] && (np->is_req ? credits_charge(&uam.mc, dest, 1) == CREDITS_OK : np->token->core == MB_TOKEN))
+    mb_reserve(r, dest, np->is_req ? MB_REQ : MB_REP);
+  np->addr = (r->slot ? r->slot + MB_IMG_OFF : (char *)np_resv_img(r)) + mb_payload_off(np->nargs);
   np->size = np->most;
-  np->hold = (uintptr_t)img;
+  np->hold = (uintptr_t)r;
   return 0;
 }
 
-static void uam_np_cancel(const stp_np_t *np) { (void)np; }
+static void uam_np_cancel(const stp_np_t *np) {
+  np_resv_t *r = (np_resv_t *)np->hold;
+  if (!r->slot) return;
+  /* a reply's slot is spent with the credits it carries: the handler's
+   * reply, if it still sends one, goes as a UCX AM (a second reply-ring
+   * message would carry none, and the ring's room rests on every message
+   * carrying some) */
+  if (r->ring == MB_REP) np->token->core = NULL;
+  mb_commit(r, 0, NULL);
+}
 
 static int uam_reply(stp_token_t *token, const stp_am_t *am) {
+  if (am->np && ((np_resv_t *)am->np)->slot) { /* a native NP Medium in its reserved slot */
+    mb_commit((np_resv_t *)am->np, am->cat, am);
+    return GASNET_OK;
+  }
   if (token->core == MB_TOKEN && (am->cat == STP_AM_LONG ? uam.long_rma : mb_fits_am(am))) {
     mb_send(token->src, MB_REP, am->cat, am); /* a slot is free: see the top of the file */
     return GASNET_OK;
@@ -790,6 +865,15 @@ static void mb_attach(void) {
     if (uam.rmb[p].len != bytes)
       stp_fatal("gasnet_attach: node %u published a %" PRIu64 "-byte mailbox, %zu expected (STAGEPORT_AM_MAILBOX)",
                 (unsigned)p, uam.rmb[p].len, bytes);
+  /* the rings UCX lets this process write with plain stores (shared
+   * memory; not over a network): native NP payloads go straight there */
+  if (!(uam.mb_map = calloc(stp.nodes, sizeof(*uam.mb_map)))) stp_fatal("gasnet_attach: out of memory");
+  if (stp_env_u64("STAGEPORT_AM_MAILBOX_MAP", 1))
+    for (gex_Rank_t p = 0; p < stp.nodes; p++) {
+      void *q = NULL;
+      if (p == stp.mynode) uam.mb_map[p] = uam.mb.addr;
+      else if (ucp_rkey_ptr(uam.rmb[p].rkey, uam.rmb[p].addr, &q) == UCS_OK) uam.mb_map[p] = q;
+    }
   cfg.npeers = stp.nodes;
   cfg.mode = CREDITS_STATIC;
   cfg.grant = uam.mb_slots;
@@ -803,6 +887,8 @@ static void mb_detach(void) {
   uam.long_rma = 0;
   if (!uam.mb_slots) return;
   stp_ucx_flush(&stp_uc.u);
+  free(uam.mb_map);
+  uam.mb_map = NULL;
   stp_ucx_remote_release(&stp_uc.u, uam.rmb);
   stp_ucx_region_unmap(&stp_uc.u, &uam.mb);
   free(uam.rmb);
