@@ -22,6 +22,14 @@
  * so a reply ring of the share's size can never overflow and replies never
  * wait.  A request finding no slot credit takes the other path.
  *
+ * Native negotiated-payload Mediums (uam_np_prepare) are written straight
+ * into the target's slot where UCX maps the target's rings here (shared
+ * memory): reserved at Prepare, the header and stamp written at Commit
+ * with plain stores.  Those of BB_MIN bytes or more go through the big
+ * box, rings of the same kind with fewer, MAX_MEDIUM-sized slots (only
+ * such Mediums use its request rings; a reply to a request taken from it
+ * uses its reply ring as above).
+ *
  * Long payloads (STAGEPORT_AM_LONG=rma, the default with a mailbox): an RMA
  * put of the payload straight into its place in the target's segment, a
  * fence, and the message (its destination where a Medium's payload would
@@ -63,7 +71,7 @@
  * credit-only message.  A requester out of credits keeps serving requests
  * (stp_wait_step) until they return; replies cost nothing and never wait
  * for credits.  stageport_am_recv_bytes() is the payload every peer may
- * have held here at once, nodes x share x UNIT, plus the mailbox rings.
+ * have held here at once, nodes x share x UNIT, plus the mailbox and big-box rings.
  */
 #include "ucx_conduit.h"
 
@@ -93,6 +101,13 @@
                                       * message's stamp and image share one cache line, one miss */
 #define MB_IMG_MAX (MB_SLOT - MB_IMG_OFF)
 #define MB_DEFAULT_SLOTS 32u         /* slots per ring */
+#define BB_SLOT ((MB_IMG_OFF + 128u + MAX_MEDIUM + 63u) & ~63u) /* a big-box slot: a native NP Medium of up to MAX_MEDIUM bytes */
+_Static_assert(MB_SLOT % 64 == 0 && BB_SLOT % 64 == 0, "slots start at cache lines (and 16-byte boundaries)");
+#define BB_MIN 16384u                /* NP Mediums from this size go through the big box (below it UCX's eager
+                                      * path was measured faster; above, its rendezvous slower) */
+#define BB_DEFAULT_SLOTS 2u          /* big-box slots per ring */
+#define BB_MAX_BYTES (32u << 20)     /* the big box's default stays within this (else it is off) */
+#define BB_POLL_EVERY 4u             /* the big box is scanned every 4th poll */
 enum { MB_REQ = 0, MB_REP = 1 };     /* the two rings per sender */
 
 _Static_assert(CAT_CREDIT != STP_AM_SHORT && CAT_CREDIT != STP_AM_MEDIUM && CAT_CREDIT != STP_AM_LONG,
@@ -141,6 +156,22 @@ typedef struct medbuf {
   struct medbuf *next;
 } medbuf_t;
 
+/* A box of rings (the mailbox; the big box): per sender a request and a
+ * reply ring of `slots` slots of slot_bytes each, in UCX-allocated memory
+ * whose key every peer holds.  token->core of a request taken from a box
+ * is the box: its reply may take the box's reply ring. */
+typedef struct mbox {
+  const char *name;
+  uint32_t slots;        /* per ring; 0: no box */
+  uint32_t slot_bytes;   /* MB_SLOT or BB_SLOT */
+  credits_t mc;          /* one credit per slot */
+  stp_ucx_region_t mb;   /* my rings: [sender][MB_REQ, MB_REP][slot] */
+  stp_ucx_remote_t *rmb; /* every node's rings */
+  char **map;            /* every node's rings mapped here (ucp_rkey_ptr: shared memory), or NULL */
+  uint64_t *sent;        /* [node * 2 + ring]: messages put into node's ring for me */
+  uint64_t *got;         /* [node * 2 + ring]: messages taken from my ring for node */
+} mbox_t;
+
 static struct {
   ucp_worker_h worker;
   ucp_ep_h *ep;
@@ -151,20 +182,13 @@ static struct {
   medbuf_t *free_buf;
   int detached; /* after detach: arrivals are dropped */
   unsigned nheld; /* UCX buffers kept */
-  /* the mailbox */
-  uint32_t mb_slots;     /* per ring; 0: no mailbox */
-  credits_t mc;          /* one credit per slot */
-  stp_ucx_region_t mb;   /* my rings: [sender][MB_REQ, MB_REP][slot] */
-  stp_ucx_remote_t *rmb; /* every node's rings */
-  char **mb_map;         /* every node's rings mapped here (ucp_rkey_ptr: shared memory), or NULL */
-  uint64_t *mb_sent;     /* [node * 2 + ring]: messages put into node's ring for me */
-  uint64_t *mb_got;      /* [node * 2 + ring]: messages taken from my ring for node */
+  mbox_t mbx;            /* the mailbox */
+  mbox_t bbx;            /* the big box: native NP Mediums of BB_MIN bytes or more, where mapped */
+  unsigned bb_polls;     /* polls, for the big box's turn */
   int long_rma;          /* STAGEPORT_AM_LONG=rma: Long payloads by RMA, the message through the mailbox */
 } uam;
 
-#define MB_TOKEN ((void *)&uam.mc)
-
-static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) STP_NORETURN; /* token->core of a mailbox request: its reply may take the mailbox */
+static void malformed(int is_request, uint32_t src, size_t hlen, size_t length, const char *why) STP_NORETURN;
 
 /* ------------------------------------------------------------------ */
 /* records and buffers                                                 */
@@ -386,54 +410,71 @@ static void mb_put1(gex_Rank_t dest, const void *buf, size_t len, uint64_t raddr
   wait_sent(r, serve, dest);
 }
 
-/* Put a message (am NULL: credit-only) into ring `ring` of dest's mailbox:
- * the image, a fence, the stamp.  A Long (STAGEPORT_AM_LONG=rma) first
- * puts its payload into place and fences, and its image carries the
- * destination where a Medium's payload would be.  The caller holds the
- * slot's credit (a request), or a reply ring's slot is free by
- * construction. */
 /* A native NP reservation (uam_np_prepare; am->np and np->hold point to
  * it): the calling thread's (the Core's per-thread memory,
  * stp_thread()->core: no TLS lookup), one Prepare at a time, one for
  * requests and one for replies (a request's Commit may poll and run a
  * handler that prepares its reply).  Either a slot of the target's ring
- * mapped here (slot: the payload is written into the target's memory, and
- * Commit writes the header and the stamp -- no copy, no UCX call), or the
- * thread's image (slot NULL), which mb_send puts.  The image sits 8 bytes
- * past a 16-byte boundary, as an image does in a slot, so the payload is
- * 16-byte aligned in both. */
+ * in a box mapped here (slot: the payload is written into the target's
+ * memory, and Commit writes the header and the stamp -- no copy, no UCX
+ * call), or the thread's mailbox image (slot NULL), which mb_send puts.
+ * The image sits 8 bytes past a 16-byte boundary, as an image does in a
+ * slot, so the payload is 16-byte aligned in both. */
 typedef struct np_resv {
   char *slot;      /* the mapped slot (its stamp first), or NULL */
   uint64_t stamp;  /* the slot's sequence stamp */
-  gex_Rank_t dest;
   uint8_t ring;
   uint64_t img[(MB_IMG_MAX / 8 + 2) & ~1u] __attribute__((aligned(16)));
 } np_resv_t;
 _Static_assert(sizeof(((np_resv_t *)0)->img) >= MB_IMG_MAX + 8, "an image, 8 bytes in");
 static inline uint64_t *np_resv_img(np_resv_t *r) { return r->img + 1; }
 
+/* The Core's per-thread memory: the NP reservations, [0] requests, [1]
+ * replies, and where a big-box message is copied out of its slot. */
+typedef struct uam_thr {
+  np_resv_t resv[2];
+  uint64_t *bb_img; /* BB_SLOT bytes, on first use */
+} uam_thr_t;
+
 /* freed never: a thread's state outlives it (stp_thread_slow) */
-static np_resv_t *np_resv(int is_req) {
+static uam_thr_t *uam_thr(void) {
   stp_thread_t *t = stp_thread();
   if (STP_UNLIKELY(!t->core)) {
     void *p = NULL;
-    if (posix_memalign(&p, 16, 2 * sizeof(np_resv_t))) stp_fatal("gex_AM_Prepare*: out of memory");
+    if (posix_memalign(&p, 16, sizeof(uam_thr_t))) stp_fatal("UCX Core: out of memory (per-thread state)");
+    ((uam_thr_t *)p)->bb_img = NULL;
     t->core = p;
   }
-  return (np_resv_t *)t->core + (is_req ? 0 : 1);
+  return t->core;
+}
+static inline np_resv_t *np_resv(int is_req) { return &uam_thr()->resv[is_req ? 0 : 1]; }
+
+/* the offset of node `from`'s ring `ring`, slot of message n, in a box */
+static inline uint64_t mb_slot_off(const mbox_t *b, gex_Rank_t from, int ring, uint64_t n) {
+  return ((((uint64_t)from * 2 + (uint64_t)ring) * b->slots) + n % b->slots) * b->slot_bytes;
+}
+/* a message of nargs arguments and nbytes of payload fits one of b's slots */
+static inline int mb_fits_in(const mbox_t *b, unsigned nargs, size_t nbytes) {
+  return mb_payload_off(nargs) + nbytes <= b->slot_bytes - MB_IMG_OFF;
 }
 
-static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
+/* Put a message (am NULL: credit-only) into ring `ring` of dest's box b:
+ * the image (at most MB_IMG_MAX bytes: mb_fits_am), a fence, the stamp.  A
+ * Long (STAGEPORT_AM_LONG=rma) first puts its payload into place and
+ * fences, and its image carries the destination where a Medium's payload
+ * would be.  The caller holds the slot's credit (a request), or a reply
+ * ring's slot is free by construction. */
+static void mb_send(mbox_t *b, gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
   uint64_t stack_img[MB_IMG_MAX / 8],
       *img = am && am->np ? np_resv_img((np_resv_t *)am->np) : stack_img; /* (NP: the payload is in place) */
   mb_hdr_t *mh = (mb_hdr_t *)img;
-  uint64_t n = uam.mb_sent[2 * (size_t)dest + ring]++, stamp = n + 1;
-  uint64_t roff = ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * uam.mb_slots) + n % uam.mb_slots) * MB_SLOT;
-  uint64_t raddr = uam.rmb[dest].addr + roff;
-  ucp_rkey_h rkey = uam.rmb[dest].rkey;
-  if (STP_UNLIKELY(roff + MB_SLOT > uam.rmb[dest].len)) /* (checks on or off: a put lands wherever the key reaches) */
-    stp_fatal("AM mailbox: slot %" PRIu64 " of ring %d at node %u lies outside its %" PRIu64 "-byte mailbox", n % uam.mb_slots,
-              ring, (unsigned)dest, uam.rmb[dest].len);
+  uint64_t n = b->sent[2 * (size_t)dest + ring]++, stamp = n + 1;
+  uint64_t roff = mb_slot_off(b, stp.mynode, ring, n);
+  uint64_t raddr = b->rmb[dest].addr + roff;
+  ucp_rkey_h rkey = b->rmb[dest].rkey;
+  if (STP_UNLIKELY(roff + b->slot_bytes > b->rmb[dest].len)) /* (checks on or off: a put lands wherever the key reaches) */
+    stp_fatal("AM %s: slot %" PRIu64 " of ring %d at node %u lies outside its %" PRIu64 "-byte box", b->name,
+              n % b->slots, ring, (unsigned)dest, b->rmb[dest].len);
   size_t len = sizeof(*mh);
   int serve = ring == MB_REQ;
   if (am && cat == STP_AM_LONG && am->nbytes) {
@@ -456,7 +497,7 @@ static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
     mb_fence(dest, "the Long payload and the image"); /* the payload lands before the message */
   }
   mh->h.src = stp.mynode;
-  mh->h.credits = (uint16_t)credits_piggyback(&uam.mc, dest, UINT16_MAX);
+  mh->h.credits = (uint16_t)credits_piggyback(&b->mc, dest, UINT16_MAX);
   mh->h.cat = (uint8_t)cat;
   mh->h.handler = am ? am->handler : 0;
   mh->nbytes = am ? (uint32_t)am->nbytes : 0;
@@ -478,23 +519,21 @@ static void mb_send(gex_Rank_t dest, int ring, int cat, const stp_am_t *am) {
   mb_put1(dest, &stamp, 8, raddr, rkey, serve);
 }
 
-/* A native NP reservation of the next slot of dest's ring, mapped here:
- * its stamp, and the header's source and returned credits written now (the
- * credits go with this message whether it is committed or cancelled: a
- * reply-ring message always returns what was owed when it was taken).  The
- * caller holds the slot's credit (a request), or the reply ring's slot is
- * free by construction. */
-static void mb_reserve(np_resv_t *r, gex_Rank_t dest, int ring) {
-  uint64_t n = uam.mb_sent[2 * (size_t)dest + ring]++;
-  uint64_t roff = ((((uint64_t)stp.mynode * 2 + (uint64_t)ring) * uam.mb_slots) + n % uam.mb_slots) * MB_SLOT;
+/* A native NP reservation of the next slot of dest's ring in box b, mapped
+ * here: its stamp, and the header's source and returned credits written
+ * now (the credits go with this message whether it is committed or
+ * cancelled: a reply-ring message always returns what was owed when it
+ * was taken).  The caller holds the slot's credit (a request), or the
+ * reply ring's slot is free by construction. */
+static void mb_reserve(mbox_t *b, np_resv_t *r, gex_Rank_t dest, int ring) {
+  uint64_t n = b->sent[2 * (size_t)dest + ring]++;
   mb_hdr_t *mh;
-  r->slot = uam.mb_map[dest] + roff; /* (inside: every node's mailbox has the agreed length, mb_attach) */
+  r->slot = b->map[dest] + mb_slot_off(b, stp.mynode, ring, n); /* (inside: every node's box has the agreed length) */
   r->stamp = n + 1;
-  r->dest = dest;
   r->ring = (uint8_t)ring;
   mh = (mb_hdr_t *)(r->slot + MB_IMG_OFF);
   mh->h.src = stp.mynode;
-  mh->h.credits = (uint16_t)credits_piggyback(&uam.mc, dest, UINT16_MAX);
+  mh->h.credits = (uint16_t)credits_piggyback(&b->mc, dest, UINT16_MAX);
 }
 
 /* Commit a reserved slot (am NULL: a Cancel, which leaves CAT_NOP there so
@@ -516,37 +555,38 @@ static void mb_commit(np_resv_t *r, int cat, const stp_am_t *am) {
 static inline size_t mb_image_bytes(const mb_hdr_t *mh) {
   return mb_payload_off(mh->nargs) + (mh->h.cat == STP_AM_LONG ? 8 : mh->nbytes);
 }
+/* an AM whose image mb_send can build (the mailbox's slot image) */
 static inline int mb_fits_am(const stp_am_t *am) { return mb_fits(am->nargs, am->cat == STP_AM_LONG ? 8 : am->nbytes); }
 
-/* Run one message copied out of its slot (img: 8-byte aligned; what its
- * header does not bound is refused here). */
-static void mb_run(const uint64_t *img, int ring, gex_Rank_t from) {
+/* Run one message copied out of its slot of box b (img: 8-byte aligned;
+ * what its header does not bound is refused here). */
+static void mb_run(mbox_t *b, const uint64_t *img, int ring, gex_Rank_t from) {
   mb_hdr_t mh;
   stp_token_t tok;
   void *buf = NULL;
   int is_request = ring == MB_REQ;
   memcpy(&mh, img, sizeof(mh));
   if (STP_UNLIKELY(mh.h.src != from || mh.nargs > MAX_ARGS || mh.h.cat > CAT_NOP ||
-                   (mh.h.cat == CAT_CREDIT && is_request) || mb_image_bytes(&mh) > MB_IMG_MAX ||
+                   (mh.h.cat == CAT_CREDIT && is_request) || mb_image_bytes(&mh) > b->slot_bytes - MB_IMG_OFF ||
                    ((mh.h.cat == STP_AM_SHORT || mh.h.cat >= CAT_CREDIT) && mh.nbytes) ||
-                   (mh.h.cat == CAT_NOP && mh.nargs) ||
+                   (mh.h.cat == CAT_NOP && mh.nargs) || (mh.h.cat == STP_AM_MEDIUM && mh.nbytes > MAX_MEDIUM) ||
                    (mh.h.cat == STP_AM_LONG && mh.nbytes > MAX_LONG)))
     malformed(is_request, from, sizeof(mh) + 4 * (size_t)mh.nargs, mh.nbytes, "a bad mailbox slot");
-  if (mh.h.credits && STP_UNLIKELY(credits_returned(&uam.mc, from, mh.h.credits) != CREDITS_OK))
-    stp_fatal("AM flow control: node %u returned mailbox credits it was not owing: %s", (unsigned)from,
-              credits_error(&uam.mc));
+  if (mh.h.credits && STP_UNLIKELY(credits_returned(&b->mc, from, mh.h.credits) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u returned %s credits it was not owing: %s", (unsigned)from, b->name,
+              credits_error(&b->mc));
   if (mh.h.cat == CAT_CREDIT) return;
-  if (is_request && STP_UNLIKELY(credits_arrived(&uam.mc, from, 1) != CREDITS_OK))
-    stp_fatal("AM flow control: node %u sent more mailbox requests than its credits allow: %s", (unsigned)from,
-              credits_error(&uam.mc));
+  if (is_request && STP_UNLIKELY(credits_arrived(&b->mc, from, 1) != CREDITS_OK))
+    stp_fatal("AM flow control: node %u sent more %s requests than its credits allow: %s", (unsigned)from, b->name,
+              credits_error(&b->mc));
   if (mh.h.cat == CAT_NOP) { /* a cancelled reservation: a request's slot credit is owed back all the same */
-    if (is_request && credits_flush_due(&uam.mc, from)) mb_send(from, MB_REP, CAT_CREDIT, NULL);
+    if (is_request && credits_flush_due(&b->mc, from)) mb_send(b, from, MB_REP, CAT_CREDIT, NULL);
     return;
   }
   tok.src = from;
   tok.is_request = (uint8_t)is_request;
   tok.replied = 0;
-  tok.core = MB_TOKEN;
+  tok.core = b;
   if (mh.h.cat == STP_AM_LONG) { /* the payload is in place: the fence put it there before this message */
     uint64_t d;
     memcpy(&d, (const char *)img + mb_payload_off(mh.nargs), 8);
@@ -558,42 +598,54 @@ static void mb_run(const uint64_t *img, int ring, gex_Rank_t from) {
   stp_am_run(&tok, mh.h.handler, mh.h.cat, (const gex_AM_Arg_t *)((const char *)img + sizeof(mh)), mh.nargs,
              buf, mh.nbytes);
   /* the slot credits the reply did not carry (no reply, or one too large
-   * for the mailbox, sent as a UCX AM) go back once a batch is owed */
-  if (is_request && credits_flush_due(&uam.mc, from)) mb_send(from, MB_REP, CAT_CREDIT, NULL);
+   * for the box, sent as a UCX AM) go back once a batch is owed */
+  if (is_request && credits_flush_due(&b->mc, from)) mb_send(b, from, MB_REP, CAT_CREDIT, NULL);
 }
 
-/* Take what has arrived in my rings: replies, then requests, per sender. */
-static int mb_scan(void) {
+/* Take what has arrived in box b's rings: replies, then requests, per
+ * sender, each copied into img (a slot's image bytes) before it runs. */
+static int mb_scan(mbox_t *b, uint64_t *img) {
   int n = 0;
+  size_t max = b->slot_bytes - MB_IMG_OFF;
   for (gex_Rank_t p = 0; p < stp.nodes; p++) {
     for (int ring = MB_REP; ring >= MB_REQ; ring--) {
-      uint64_t *got = &uam.mb_got[2 * (size_t)p + ring];
-      char *base = (char *)uam.mb.addr + ((uint64_t)p * 2 + (uint64_t)ring) * uam.mb_slots * MB_SLOT;
-      for (uint32_t k = 0; k < uam.mb_slots; k++) {
-        uint64_t g = *got, img[MB_IMG_MAX / 8];
-        char *slot = base + (g % uam.mb_slots) * MB_SLOT;
+      uint64_t *got = &b->got[2 * (size_t)p + ring];
+      for (uint32_t k = 0; k < b->slots; k++) {
+        uint64_t g = *got;
+        char *slot = (char *)b->mb.addr + mb_slot_off(b, p, ring, g);
         mb_hdr_t *mh = (mb_hdr_t *)img;
         size_t len;
         uint64_t stamp = __atomic_load_n((uint64_t *)slot, __ATOMIC_ACQUIRE);
         if (stamp != g + 1) {
           if (STP_UNLIKELY(stamp > g + 1)) /* (stamps only grow: a later lap wrote over an untaken message) */
-            stp_fatal("AM mailbox: node %u overran its %s ring here (message %" PRIu64 " found where %" PRIu64
-                      " was due): the slot credits are broken", (unsigned)p, ring == MB_REQ ? "request" : "reply",
-                      stamp, g + 1);
+            stp_fatal("AM %s: node %u overran its %s ring here (message %" PRIu64 " found where %" PRIu64
+                      " was due): the slot credits are broken", b->name, (unsigned)p,
+                      ring == MB_REQ ? "request" : "reply", stamp, g + 1);
           break;
         }
         /* out of the slot first (its credit may go back in the reply): the
          * header, then what it says follows, bounded to the slot */
         memcpy(img, slot + MB_IMG_OFF, sizeof(*mh));
-        len = mh->nargs <= MAX_ARGS && mb_image_bytes(mh) <= MB_IMG_MAX ? mb_image_bytes(mh) : 0;
+        len = mh->nargs <= MAX_ARGS && mb_image_bytes(mh) <= max ? mb_image_bytes(mh) : 0;
         if (len > sizeof(*mh)) memcpy(img + sizeof(*mh) / 8, slot + MB_IMG_OFF + sizeof(*mh), len - sizeof(*mh));
         *got = g + 1;
-        mb_run(img, ring, p);
+        mb_run(b, img, ring, p);
         n++;
       }
     }
   }
   return n;
+}
+
+/* the calling thread's buffer a big-box message is copied into */
+static uint64_t *bb_img(void) {
+  uam_thr_t *t = uam_thr();
+  if (STP_UNLIKELY(!t->bb_img)) {
+    void *p = NULL;
+    if (posix_memalign(&p, 16, BB_SLOT)) stp_fatal("UCX Core: out of memory (a big-box image)");
+    t->bb_img = p;
+  }
+  return t->bb_img;
 }
 
 static int uam_request_am(gex_Rank_t dest, const stp_am_t *am);
@@ -603,12 +655,12 @@ static int uam_request(gex_Rank_t dest, const stp_am_t *am) {
     return GASNET_OK;
   }
   if (am->cat == STP_AM_LONG && uam.long_rma) { /* the payload by RMA, the message through the mailbox */
-    if (STP_UNLIKELY(stp_am_pay(&uam.mc, dest, 1, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
-    mb_send(dest, MB_REQ, am->cat, am);
+    if (STP_UNLIKELY(stp_am_pay(&uam.mbx.mc, dest, 1, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
+    mb_send(&uam.mbx, dest, MB_REQ, am->cat, am);
     return GASNET_OK;
   }
-  if (uam.mb_slots && am->cat != STP_AM_LONG && mb_fits_am(am) && credits_charge(&uam.mc, dest, 1) == CREDITS_OK) {
-    mb_send(dest, MB_REQ, am->cat, am);
+  if (uam.mbx.slots && am->cat != STP_AM_LONG && mb_fits_am(am) && credits_charge(&uam.mbx.mc, dest, 1) == CREDITS_OK) {
+    mb_send(&uam.mbx, dest, MB_REQ, am->cat, am);
     return GASNET_OK;
   }
   return uam_request_am(dest, am);
@@ -624,20 +676,26 @@ static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
   return GASNET_OK;
 }
 
-/* Negotiated payload, native, for a Medium that fits a mailbox slot: where
- * the target's rings are mapped here (shared memory) and a slot is free --
- * a request's slot credit, or a reply to a mailbox request -- the payload
- * is written straight into the target's slot (reserved now, committed or
- * cancelled later: np_resv_t); else into the thread's slot image, which
+/* Negotiated payload, native, for a Medium that fits a mailbox slot, or of
+ * BB_MIN bytes or more: where the target's box is mapped here (shared
+ * memory) and a slot is free -- a request's slot credit, or a reply to a
+ * request taken from that box -- the payload is written straight into the
+ * target's slot (reserved now, committed or cancelled later: np_resv_t).
+ * Else a mailbox-sized one goes into the thread's slot image, which
  * mb_send puts without a copy or, should the request find no slot credit,
- * the UCX AM path sends from. */
+ * the UCX AM path sends from; a larger one takes the reference buffer. */
 static int uam_np_prepare(stp_np_t *np) {
-  if (np->cat != STP_AM_MEDIUM || !uam.mb_slots || !mb_fits(np->nargs, np->most)) return 0;
+  mbox_t *b;
+  if (np->cat != STP_AM_MEDIUM) return 0;
+  if (uam.mbx.slots && mb_fits(np->nargs, np->most)) b = &uam.mbx;
+  else if (uam.bbx.slots && np->most >= BB_MIN && mb_fits_in(&uam.bbx, np->nargs, np->most)) b = &uam.bbx;
+  else return 0;
   np_resv_t *r = np_resv(np->is_req);
   gex_Rank_t dest = np->is_req ? np->dest : np->token->src;
   r->slot = NULL;
-  if (uam.mb_map[dest] && (np->is_req ? credits_charge(&uam.mc, dest, 1) == CREDITS_OK : np->token->core == MB_TOKEN))
-    mb_reserve(r, dest, np->is_req ? MB_REQ : MB_REP);
+  if (b->map[dest] && (np->is_req ? credits_charge(&b->mc, dest, 1) == CREDITS_OK : np->token->core == b))
+    mb_reserve(b, r, dest, np->is_req ? MB_REQ : MB_REP);
+  if (!r->slot && b == &uam.bbx) return 0; /* (no image that large: the reference buffer) */
   np->addr = (r->slot ? r->slot + MB_IMG_OFF : (char *)np_resv_img(r)) + mb_payload_off(np->nargs);
   np->size = np->most;
   np->hold = (uintptr_t)r;
@@ -656,12 +714,13 @@ static void uam_np_cancel(const stp_np_t *np) {
 }
 
 static int uam_reply(stp_token_t *token, const stp_am_t *am) {
+  mbox_t *b = token->core; /* the box the request came through, or NULL */
   if (am->np && ((np_resv_t *)am->np)->slot) { /* a native NP Medium in its reserved slot */
     mb_commit((np_resv_t *)am->np, am->cat, am);
     return GASNET_OK;
   }
-  if (token->core == MB_TOKEN && (am->cat == STP_AM_LONG ? uam.long_rma : mb_fits_am(am))) {
-    mb_send(token->src, MB_REP, am->cat, am); /* a slot is free: see the top of the file */
+  if (b && (am->cat == STP_AM_LONG ? uam.long_rma : mb_fits_am(am))) {
+    mb_send(b, token->src, MB_REP, am->cat, am); /* a slot is free: see the top of the file */
     return GASNET_OK;
   }
   send_msg(token->src, STP_UC_AM_REPLY, am->cat, am); /* replies are free: never wait for credits */
@@ -788,7 +847,15 @@ static void run(uam_msg_t *m) {
 }
 
 static int uam_poll(void) {
-  int n = uam.mb_slots ? mb_scan() : 0;
+  int n = 0;
+  if (uam.mbx.slots) {
+    uint64_t img[MB_IMG_MAX / 8];
+    n += mb_scan(&uam.mbx, img);
+  }
+  /* the big box every BB_POLL_EVERY-th poll: a scan costs every AM's poll
+   * (measured: 1.5-3 % of an AM Short round trip at 2 nodes, every poll),
+   * a message in it takes microseconds */
+  if (uam.bbx.slots && (++uam.bb_polls % BB_POLL_EVERY) == 0) n += mb_scan(&uam.bbx, bb_img());
   ucp_worker_progress(uam.worker);
   while (uam.head) { /* (taken off first: a handler's reply may file more behind it) */
     uam_msg_t *m = uam.head;
@@ -819,85 +886,108 @@ static void set_handler(unsigned id, void *arg) {
   }
 }
 
-/* The mailbox: my rings (UCX-allocated, so that shared-memory transports
- * write them with plain stores; zeroed: no stamp matches), every node's
- * key (collective), the slot credits. */
-static void mb_attach(void) {
+/* A box (the settings agreed already): my rings (UCX-allocated, so that
+ * shared-memory transports write them with plain stores; zeroed: no stamp
+ * matches), every node's key (collective), the rings this process may
+ * write with plain stores (STAGEPORT_AM_MAILBOX_MAP), the slot credits. */
+static void box_attach(mbox_t *b, const char *name, uint32_t slots, uint32_t slot_bytes, const char *knob) {
   credits_cfg_t cfg = {0};
+  size_t bytes = (size_t)stp.nodes * 2 * slots * slot_bytes;
+  b->name = name;
+  b->slots = slots;
+  b->slot_bytes = slot_bytes;
+  if (!slots) return;
+  if (stp_ucx_region_map(&stp_uc.u, NULL, bytes, STP_UCX_ALLOCATE | STP_UCX_RKEY, &b->mb) != UCS_OK)
+    stp_fatal("gasnet_attach: the UCX Core could not allocate its %zu-byte %s (see the message above)", bytes, name);
+  memset(b->mb.addr, 0, bytes);
+  b->rmb = calloc(stp.nodes, sizeof(*b->rmb));
+  b->sent = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
+  b->got = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
+  b->map = calloc(stp.nodes, sizeof(*b->map));
+  if (!b->rmb || !b->sent || !b->got || !b->map) stp_fatal("gasnet_attach: out of memory");
+  if (stp_ucx_exchange(&stp_uc.u, &b->mb, b->rmb) != UCS_OK)
+    stp_fatal("gasnet_attach: the UCX Core could not exchange %s keys (see the message above)", name);
+  for (gex_Rank_t p = 0; p < stp.nodes; p++) /* (mb_send bounds every slot address by these) */
+    if (b->rmb[p].len != bytes)
+      stp_fatal("gasnet_attach: node %u published a %" PRIu64 "-byte %s, %zu expected (%s)", (unsigned)p,
+                b->rmb[p].len, name, bytes, knob);
+  /* native NP payloads go straight into the rings UCX lets this process
+   * write with plain stores (shared memory; not over a network) */
+  if (stp_env_u64("STAGEPORT_AM_MAILBOX_MAP", 1))
+    for (gex_Rank_t p = 0; p < stp.nodes; p++) {
+      void *q = NULL;
+      if (p == stp.mynode) b->map[p] = b->mb.addr;
+      else if (ucp_rkey_ptr(b->rmb[p].rkey, b->rmb[p].addr, &q) == UCS_OK) b->map[p] = q;
+    }
+  cfg.npeers = stp.nodes;
+  cfg.mode = CREDITS_STATIC;
+  cfg.grant = slots;
+  cfg.max_grant = UINT16_MAX;
+  cfg.unit_bytes = 0; /* one slot per message */
+  if (credits_init(&b->mc, &cfg) != CREDITS_OK)
+    stp_fatal("gasnet_attach: AM %s flow control: %s", name, credits_error(&b->mc));
+}
+
+/* At detach (what was put has completed): keys and rings go. */
+static void box_detach(mbox_t *b) {
+  if (!b->slots) return;
+  stp_ucx_remote_release(&stp_uc.u, b->rmb);
+  stp_ucx_region_unmap(&stp_uc.u, &b->mb);
+  free(b->rmb);
+  free(b->sent);
+  free(b->got);
+  free(b->map);
+  b->rmb = NULL;
+  b->sent = b->got = NULL;
+  b->map = NULL;
+  credits_fini(&b->mc);
+  b->slots = 0;
+}
+
+/* The mailbox and the big box: their settings, agreed by every node, then
+ * each attached. */
+static void mb_attach(void) {
   /* 32 slots per ring, fewer past 512 nodes: the rings stay within 32 MiB */
-  uint64_t dflt = STP_MIN(MB_DEFAULT_SLOTS, 16384 / (stp.nodes ? stp.nodes : 1)), slots;
+  uint64_t dflt = STP_MIN(MB_DEFAULT_SLOTS, 16384 / (stp.nodes ? stp.nodes : 1)), slots, bslots;
   slots = stp_env_u64("STAGEPORT_AM_MAILBOX", dflt < 2 ? 2 : dflt);
-  size_t bytes;
   if (slots == 1 || slots > UINT16_MAX)
     stp_fatal("STAGEPORT_AM_MAILBOX=%" PRIu64 ": slots per mailbox ring, 2..%u (0: no mailbox)", slots, UINT16_MAX);
+  /* the big box: 2 slots per ring while the rings stay within BB_MAX_BYTES (up to 63 nodes), else none */
+  dflt = (uint64_t)stp.nodes * 2 * BB_DEFAULT_SLOTS * BB_SLOT <= BB_MAX_BYTES ? BB_DEFAULT_SLOTS : 0;
+  bslots = stp_env_u64("STAGEPORT_AM_BIGBOX", dflt);
+  if (bslots > 256 || (uint64_t)stp.nodes * 2 * bslots * BB_SLOT > ((uint64_t)1 << 32))
+    stp_fatal("STAGEPORT_AM_BIGBOX=%" PRIu64 ": big-box slots per ring, 0..256, within 4 GiB for %u nodes (a slot is "
+              "%u bytes)", bslots, (unsigned)stp.nodes, BB_SLOT);
   const char *lp = getenv("STAGEPORT_AM_LONG");
-  uam.mb_slots = (uint32_t)slots;
   uam.long_rma = 0;
   if (lp && *lp && strcmp(lp, "rma") && strcmp(lp, "am"))
     stp_fatal("STAGEPORT_AM_LONG=%s: the UCX Core's Long protocols are rma (payload by RMA put, message through the "
               "mailbox) and am (payload inside a UCX active message)", lp);
   uam.long_rma = !(lp && !strcmp(lp, "am")); /* rma: measured faster at every size (DESIGN-NOTES) */
-  if (!uam.mb_slots) {
+  if (!slots) {
     if (lp && !strcmp(lp, "rma")) stp_fatal("STAGEPORT_AM_LONG=rma needs the AM mailbox (STAGEPORT_AM_MAILBOX=0)");
     uam.long_rma = 0;
   }
   {
     /* a sender places its messages by its own settings: every node's must be the same (a larger ring count
-     * would write past a peer's mailbox; 0 would skip the key exchange the others enter) */
+     * would write past a peer's box; 0 would skip the key exchange the others enter) */
     static const char *const long_labels[] = {"am", "rma", NULL};
-    const stp_setting_t set[] = {{"STAGEPORT_AM_MAILBOX", uam.mb_slots, NULL},
+    const stp_setting_t set[] = {{"STAGEPORT_AM_MAILBOX", slots, NULL},
+                                 {"STAGEPORT_AM_BIGBOX", bslots, NULL},
                                  {"STAGEPORT_AM_LONG", (uint64_t)uam.long_rma, long_labels},
                                  {"STAGEPORT_AM_CREDITS", uam.share, NULL}};
     stp_settings_agree("gasnet_attach (the UCX Core)", set, (int)(sizeof(set) / sizeof(set[0])));
   }
-  if (!uam.mb_slots) return;
-  bytes = (size_t)stp.nodes * 2 * uam.mb_slots * MB_SLOT;
-  if (stp_ucx_region_map(&stp_uc.u, NULL, bytes, STP_UCX_ALLOCATE | STP_UCX_RKEY, &uam.mb) != UCS_OK)
-    stp_fatal("gasnet_attach: the UCX Core could not allocate its %zu-byte mailbox (see the message above)", bytes);
-  memset(uam.mb.addr, 0, bytes);
-  uam.rmb = calloc(stp.nodes, sizeof(*uam.rmb));
-  uam.mb_sent = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
-  uam.mb_got = calloc(2 * (size_t)stp.nodes, sizeof(uint64_t));
-  if (!uam.rmb || !uam.mb_sent || !uam.mb_got) stp_fatal("gasnet_attach: out of memory");
-  if (stp_ucx_exchange(&stp_uc.u, &uam.mb, uam.rmb) != UCS_OK)
-    stp_fatal("gasnet_attach: the UCX Core could not exchange mailbox keys (see the message above)");
-  for (gex_Rank_t p = 0; p < stp.nodes; p++) /* (mb_send bounds every slot address by these) */
-    if (uam.rmb[p].len != bytes)
-      stp_fatal("gasnet_attach: node %u published a %" PRIu64 "-byte mailbox, %zu expected (STAGEPORT_AM_MAILBOX)",
-                (unsigned)p, uam.rmb[p].len, bytes);
-  /* the rings UCX lets this process write with plain stores (shared
-   * memory; not over a network): native NP payloads go straight there */
-  if (!(uam.mb_map = calloc(stp.nodes, sizeof(*uam.mb_map)))) stp_fatal("gasnet_attach: out of memory");
-  if (stp_env_u64("STAGEPORT_AM_MAILBOX_MAP", 1))
-    for (gex_Rank_t p = 0; p < stp.nodes; p++) {
-      void *q = NULL;
-      if (p == stp.mynode) uam.mb_map[p] = uam.mb.addr;
-      else if (ucp_rkey_ptr(uam.rmb[p].rkey, uam.rmb[p].addr, &q) == UCS_OK) uam.mb_map[p] = q;
-    }
-  cfg.npeers = stp.nodes;
-  cfg.mode = CREDITS_STATIC;
-  cfg.grant = uam.mb_slots;
-  cfg.max_grant = UINT16_MAX;
-  cfg.unit_bytes = 0; /* one slot per message */
-  if (credits_init(&uam.mc, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM mailbox flow control: %s", credits_error(&uam.mc));
+  box_attach(&uam.mbx, "mailbox", (uint32_t)slots, MB_SLOT, "STAGEPORT_AM_MAILBOX");
+  box_attach(&uam.bbx, "big box", (uint32_t)bslots, BB_SLOT, "STAGEPORT_AM_BIGBOX");
 }
 
 /* At detach: what was put completes, then keys and rings go. */
 static void mb_detach(void) {
   uam.long_rma = 0;
-  if (!uam.mb_slots) return;
-  stp_ucx_flush(&stp_uc.u);
-  free(uam.mb_map);
-  uam.mb_map = NULL;
-  stp_ucx_remote_release(&stp_uc.u, uam.rmb);
-  stp_ucx_region_unmap(&stp_uc.u, &uam.mb);
-  free(uam.rmb);
-  free(uam.mb_sent);
-  free(uam.mb_got);
-  uam.rmb = NULL;
-  uam.mb_sent = uam.mb_got = NULL;
-  credits_fini(&uam.mc);
-  uam.mb_slots = 0;
+  if (uam.mbx.slots || uam.bbx.slots) stp_ucx_flush(&stp_uc.u);
+  box_detach(&uam.mbx);
+  box_detach(&uam.bbx);
 }
 
 static int uam_attach(void) {
@@ -959,7 +1049,8 @@ static void uam_detach(void) {
 }
 
 static size_t uam_recv_bytes(void) {
-  return (size_t)stp.nodes * uam.share * UNIT + (size_t)stp.nodes * 2 * uam.mb_slots * MB_SLOT;
+  return (size_t)stp.nodes * uam.share * UNIT + (size_t)stp.nodes * 2 * uam.mbx.slots * MB_SLOT +
+         (size_t)stp.nodes * 2 * uam.bbx.slots * BB_SLOT;
 }
 
 const stp_core_ops_t stp_core_ucx_ops = {
