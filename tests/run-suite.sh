@@ -399,7 +399,7 @@ exconf_tight_flags() {
   case $stage in
     mpi | hybrid | ucx-mpi) echo "-x STAGEPORT_AM_CREDITS=2" ;;
     portals | firehose) echo "-x STAGEPORT_CREDITS=static -x STAGEPORT_AM_CREDITS=33" ;;
-    ucx) echo "-x STAGEPORT_AM_CREDITS=65 -x STAGEPORT_AM_MAILBOX=2" ;;
+    ucx) echo "-x STAGEPORT_AM_CREDITS=65 -x STAGEPORT_AM_MAILBOX=2 -x STAGEPORT_AM_BIGBOX=1" ;;
   esac
 }
 
