@@ -146,7 +146,11 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
   CHECK_PUT("gex_RMA_PutBlocking", tm, rank, dest, src, nbytes, flags);
   if (!nbytes) return 0;
   stp_ev_init(&e, STP_EV_BLOCKING);
-  if (put_path(&e, NULL, rank, dest, src, nbytes, flags)) return 1;
+  if (rank != stp.mynode && stp.rma->put_blocking) {
+    if (stp.rma->put_blocking(&e, rank, dest, src, nbytes, flags)) return 1;
+  } else if (put_path(&e, NULL, rank, dest, src, nbytes, flags)) {
+    return 1;
+  }
   stp_ev_wait(&e, STP_EC_ALL_MASK);
   blocking_progress();
   return 0;

@@ -64,6 +64,10 @@ typedef struct stp_rma_ops {
   /* initiation: 0, or 1 for an IMMEDIATE refusal ----------------------- */
   int (*put)(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n, gex_Flags_t flags);
   int (*get)(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, gex_Flags_t flags);
+  /* a blocking put (gex_RMA_PutBlocking, gasnet_put) counted in rc, remotely
+   * complete once rc drains, by a shorter path than put() and sync() (NULL:
+   * those) */
+  int (*put_blocking)(stp_ev_t *rc, gex_Rank_t node, void *dst, const void *src, size_t n, gex_Flags_t flags);
 
   /* completion -------------------------------------------------------- */
   void (*sync)(stp_ev_t *rc);

@@ -93,23 +93,38 @@ static void ucx_sync(stp_ev_t *e) {
 /* ------------------------------------------------------------------ */
 /* initiation                                                          */
 /* ------------------------------------------------------------------ */
-static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
-                   gex_Flags_t flags) {
+/* The put itself: its local completion counted in lc if asked for, else
+ * its request released at once (its remote completion is a flush's). */
+static void put_issue(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n) {
   ucp_request_param_t p;
   ucs_status_ptr_t req;
-  /* IMMEDIATE: refused behind sends UCX still holds for node (the put would
-   * wait in the endpoint's queue behind them, for node to progress) */
-  if (STP_UNLIKELY(flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(node)) return 1;
   p.op_attr_mask = 0;
   if (lc) stp_uc_ev_param(&p, lc, STP_EC_LC); /* local completion: when UCX no longer reads the source */
   req = ucp_put_nbx(stp_uc.u.ep[node], src, n, (uint64_t)(uintptr_t)dst, stp_uc_rkey(node), &p);
-  mark_dirty(rc, node);
   if (lc) {
     (void)stp_uc_ev_track(req, lc, STP_EC_LC, "a put to", node);
   } else if (STP_UNLIKELY(req != NULL)) {
     if (UCS_PTR_IS_ERR(req)) (void)stp_uc_ev_track(req, rc, STP_EC_PUT, "a put to", node); /* (reports it) */
-    else ucp_request_free(req); /* (its remote completion is the flush's) */
+    else ucp_request_free(req);
   }
+}
+
+static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
+                   gex_Flags_t flags) {
+  /* IMMEDIATE: refused behind sends UCX still holds for node (the put would
+   * wait in the endpoint's queue behind them, for node to progress) */
+  if (STP_UNLIKELY(flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(node)) return 1;
+  put_issue(rc, lc, node, dst, src, n);
+  mark_dirty(rc, node);
+  return 0;
+}
+
+/* A blocking put: the put, then at once its endpoint's flush counted in rc
+ * (no dirty-node record, no sync to come). */
+static int ucx_put_blocking(stp_ev_t *rc, gex_Rank_t node, void *dst, const void *src, size_t n, gex_Flags_t flags) {
+  if (STP_UNLIKELY(flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(node)) return 1; /* (as ucx_put) */
+  put_issue(rc, NULL, node, dst, src, n);
+  flush_node(rc, node);
   return 0;
 }
 
@@ -129,5 +144,6 @@ const stp_rma_ops_t stp_rma_ucx_ops = {
     .detach = ucx_detach,
     .put = ucx_put,
     .get = ucx_get,
+    .put_blocking = ucx_put_blocking,
     .sync = ucx_sync,
 };
