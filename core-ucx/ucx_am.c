@@ -550,6 +550,14 @@ static void mb_commit(np_resv_t *r, int cat, const stp_am_t *am) {
   r->slot = NULL;
 }
 
+/* A native NP Medium in its reserved slot: committed there (1), else 0. */
+static inline int np_committed(const stp_am_t *am) {
+  np_resv_t *r = (np_resv_t *)am->np;
+  if (!r || !r->slot) return 0;
+  mb_commit(r, am->cat, am);
+  return 1;
+}
+
 /* the bytes of a message's slot image after its header: arguments and
  * payload, or a Long's destination */
 static inline size_t mb_image_bytes(const mb_hdr_t *mh) {
@@ -650,10 +658,7 @@ static uint64_t *bb_img(void) {
 
 static int uam_request_am(gex_Rank_t dest, const stp_am_t *am);
 static int uam_request(gex_Rank_t dest, const stp_am_t *am) {
-  if (am->np && ((np_resv_t *)am->np)->slot) { /* a native NP Medium in its reserved slot (credit taken) */
-    mb_commit((np_resv_t *)am->np, am->cat, am);
-    return GASNET_OK;
-  }
+  if (np_committed(am)) return GASNET_OK; /* (credit taken at Prepare) */
   if (am->cat == STP_AM_LONG && uam.long_rma) { /* the payload by RMA, the message through the mailbox */
     if (STP_UNLIKELY(stp_am_pay(&uam.mbx.mc, dest, 1, am->flags, NULL))) return 1; /* (IMMEDIATE: refused) */
     mb_send(&uam.mbx, dest, MB_REQ, am->cat, am);
@@ -715,10 +720,7 @@ static void uam_np_cancel(const stp_np_t *np) {
 
 static int uam_reply(stp_token_t *token, const stp_am_t *am) {
   mbox_t *b = token->core; /* the box the request came through, or NULL */
-  if (am->np && ((np_resv_t *)am->np)->slot) { /* a native NP Medium in its reserved slot */
-    mb_commit((np_resv_t *)am->np, am->cat, am);
-    return GASNET_OK;
-  }
+  if (np_committed(am)) return GASNET_OK;
   if (b && (am->cat == STP_AM_LONG ? uam.long_rma : mb_fits_am(am))) {
     mb_send(b, token->src, MB_REP, am->cat, am); /* a slot is free: see the top of the file */
     return GASNET_OK;
