@@ -202,6 +202,13 @@
  * control stream per pair of processes, so a late publication can never
  * resurrect a revoked entry.  Entries that start to qualify are published
  * asynchronously (until a peer learns of one, it simply matches normally).
+ * The owner sends the records of one list change to a peer in one message
+ * and does not wait for it; a request buffer's records (its lazy
+ * revocation, and the publication of the buffer posted in its place) go at
+ * once only to peers that write into the owner's request buffers, and to
+ * the others in bunches (PTLX_SR_CTL_LAGGED counts them), a publication
+ * revoked before it left being dropped with its revocation -- such a peer
+ * that starts writing takes the matched path until it has them.
  * Messages that take different paths (shortcut vs matched) are not ordered
  * with respect to each other.
  *
@@ -410,7 +417,11 @@ typedef uint64_t ptl_sr_value_t;
 /* Puts of at most 64 KiB to event entries published but not mapped here
  * (over a network), sent with UCX's eager protocol: no rendezvous round trip */
 #define PTLX_SR_EAGER_PUT 15u
-#define PTLX_SR_MAX 16u
+/* Publications and revocations of request buffers (locally managed event
+ * entries) kept back for peers that do not write into them, sent later in
+ * one message or dropped with their revocation (ptl_pub.c, lagging peers) */
+#define PTLX_SR_CTL_LAGGED 16u
+#define PTLX_SR_MAX 17u
 
 /* Return codes. */
 enum {

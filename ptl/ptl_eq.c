@@ -224,12 +224,6 @@ void ptl_eq_free_all(ptl_ni_t *ni) {
   }
 }
 
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Before blocking: tell one-sided writers to wake us (on), and look at
  * the rings once more -- 0 if something came meanwhile.  After: off. */
 static int eqs_sleeping(ptl_eqo_t **eq, int size, int on) {
@@ -285,7 +279,7 @@ int PtlEQPoll(const ptl_handle_eq_t *eq_handles, int size, ptl_time_t timeout, p
       idle = 0;
     }
     if (idle % CHECK_EVERY != CHECK_EVERY - 1 || timeout == 0) continue;
-    uint64_t t = now_ns();
+    uint64_t t = ptl_now_ns();
     if (deadline == 0) deadline = timeout == PTL_TIME_FOREVER ? UINT64_MAX : t + (uint64_t)timeout * 1000000u;
     if (t >= deadline) break;
     if (!quiet) quiet = t;

@@ -24,8 +24,16 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "ptl.h"
+
+/* The monotonic clock, in ns (waits and their deadlines). */
+static inline uint64_t ptl_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 #define PTL_LIKELY(x) __builtin_expect(!!(x), 1)
 /* Fields the client thread reads without the lock while the progress
@@ -218,7 +226,7 @@ typedef struct ptl_xmd {
   _Atomic uint64_t final; /* 0: still active */
   uint64_t pad[5];
 } ptl_xmd_t;
-#define PTL_XMD_PER_EQ 8
+#define PTL_XMD_PER_EQ 16
 
 /* The progress thread's ring of an EQ (offload mode), with what may be
  * shared with peers: a bounded multi-producer queue.  Every producer --

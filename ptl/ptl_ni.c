@@ -47,12 +47,6 @@ static void die_abort(void) {
   if (lib.have_boot && lib.boot.abort) lib.boot.abort(lib.boot.ctx, 1);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* ---------------------------------------------------------------- bootstrap */
 int PtlXBootstrap(const stp_boot_t *boot) {
   if (!boot) return PTL_SEGV;
@@ -99,7 +93,7 @@ static void *nic_main(void *arg) {
       continue;
     }
     if (++idle % 64) continue;
-    uint64_t t = now_ns();
+    uint64_t t = ptl_now_ns();
     if (!idle_t0) idle_t0 = t;
     if (t - idle_t0 < NIC_SPIN_NS || x->efd_main < 0 || atomic_load_explicit(&x->acks_pending, memory_order_relaxed)) {
       sched_yield();
@@ -228,7 +222,7 @@ int PtlNIFini(ptl_handle_ni_t ni_handle) {
              (unsigned long long)(ni->sr[0][PTLX_SR_EQ_DROPPED] + ni->sr[1][PTLX_SR_EQ_DROPPED]),
              (unsigned long long)(ni->sr[0][PTL_SR_DROP_COUNT] + ni->sr[1][PTL_SR_DROP_COUNT]));
   /* let this process's own sends finish (bounded), then wait for everyone */
-  for (uint64_t t0 = now_ns(); x->tx_inflight > 0 && now_ns() - t0 < DRAIN_NS;) {
+  for (uint64_t t0 = ptl_now_ns(); x->tx_inflight > 0 && ptl_now_ns() - t0 < DRAIN_NS;) {
     ucp_worker_progress(x->txw);
     if (!x->nic_running) ucp_worker_progress(x->u.worker);
   }

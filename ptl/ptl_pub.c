@@ -47,6 +47,9 @@ typedef struct {
 typedef struct ptl_gone {
   struct ptl_gone *next;
   pub_item_t it;
+  /* a lazy revocation (lock held): its acknowledgements awaited, and the
+   * peers whose copy of it has not left yet (see lagging peers below) */
+  int acks, unsent;
 } ptl_gone_t;
 
 /* what: for a revocation, why it must not be lost (no room for it is
@@ -96,42 +99,178 @@ static void item_of(ptl_ni_t *ni, ptl_meo_t *me, int kind, pub_item_t *it) {
   it->region2 = eq->region;
 }
 
-/* Send one control message to every offload peer, in stream order. */
-static void ctl_broadcast(ptl_ni_t *ni, ptl_wctl_t *w, const void *rkey, size_t rkey_len) {
+/* Control records go to a peer together: one UCX message carries all
+ * that are due, in stream order (each keeps its own sequence number;
+ * PTL_CTL_MORE says another follows).  A full request buffer's relinking
+ * is a lazy revocation and a publication: one message, not two.
+ *
+ * Lagging peers.  A relinking concerns the peers that write into the
+ * request buffers; every other peer would still pay a message, and its
+ * progress thread a wake-up, for each (at 64 processes the relinkings of
+ * a flood cost more than the flood).  So a peer whose acknowledgement
+ * says it never used the revoked entry lags: its records wait in its own
+ * batch and leave every PTL_LAG_ROUNDS-th round of changes (or at once
+ * when a revocation is awaited, an EQ goes, or reservation states run
+ * out), and a publication revoked lazily before it left is dropped with
+ * its revocation -- the peer never knew it, so nothing of it is awaited
+ * there, and what was published after it opens at once (it was full).
+ * A lagging peer that writes into a published request buffer all the same
+ * (matched at our NIC: it lacked the entry), or acknowledges having used
+ * one, is a writer again. */
+#define PTL_LAG_ROUNDS 8
+
+typedef struct {
+  ptl_wctl_t w;
+  char *keys;    /* w.rkey_len bytes (owned) */
+  ptl_gone_t *g; /* a lazy revocation: its item (on x->lazy) */
+} ctl_rec_t;
+
+typedef struct ptl_ctlbatch {
+  ctl_rec_t *v;
+  size_t n, cap;
+} ctl_batch_t;
+
+static ctl_rec_t *batch_add(ctl_batch_t *b, const ptl_wctl_t *w, const void *k1, size_t l1, const void *k2,
+                            size_t l2) {
+  ctl_rec_t *r;
+  if (b->n == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 8;
+    b->v = ptl_alloc_or_die(b->v, b->cap * sizeof(*b->v), "a publication or revocation (its stream would stall)");
+  }
+  r = &b->v[b->n++];
+  r->w = *w;
+  r->g = NULL;
+  if (!(r->keys = l1 + l2 ? malloc(l1 + l2) : NULL)) l1 = l2 = 0; /* (a publication without keys: peers file nothing) */
+  r->w.rkey_len = (uint32_t)(l1 + l2);
+  if (l1) memcpy(r->keys, k1, l1);
+  if (l2) memcpy(r->keys + l1, k2, l2);
+  return r;
+}
+
+static void batch_clear(ctl_batch_t *b) {
+  for (size_t i = 0; i < b->n; i++) free(b->v[i].keys);
+  b->n = 0;
+}
+
+static void batch_free(ctl_batch_t *b) {
+  batch_clear(b);
+  free(b->v);
+  memset(b, 0, sizeof(*b));
+}
+
+/* Lock held.  Record r for peer p's batch b: a lazy revocation of a
+ * publication still waiting there drops both (see lagging peers); else it
+ * waits for its turn to leave. */
+static void batch_queue(ctl_batch_t *b, const ctl_rec_t *r) {
+  if (r->g) {
+    for (size_t i = 0; i < b->n; i++) {
+      if (b->v[i].w.kind != PTL_CTL_PUBLISH || b->v[i].w.id != r->w.id) continue;
+      free(b->v[i].keys);
+      memmove(&b->v[i], &b->v[i + 1], (b->n - i - 1) * sizeof(*b->v));
+      b->n--;
+      for (size_t k = 0; k < b->n; k++) /* what it was published after: it was full */
+        if (b->v[k].w.kind == PTL_CTL_PUBLISH && b->v[k].w.after == r->w.order) b->v[k].w.after = 0;
+      return;
+    }
+    r->g->unsent++;
+  }
+  batch_add(b, &r->w, r->keys, r->w.rkey_len, NULL, 0)->g = r->g;
+}
+
+/* Send peer p's batch b, which empties.  The owner does not wait: the
+ * message goes from the main worker, whose progress thread completes it (a
+ * client must not wait here for 63 peers' receive queues, nor leave sends
+ * behind that only its own progress would finish), with the header and the
+ * payload in its op.  To itself it goes the client's way (UCX would run
+ * the handler inside the send, on this thread). */
+static void batch_send(ptl_ni_t *ni, int p, ctl_batch_t *b) {
   ptl_x_t *x = ptl_x(ni);
-  w->rkey_len = (uint32_t)rkey_len;
-  for (int p = 0; p < ni->size; p++) {
-    if (!x->peer[p].offload) continue;
-    w->seq = ++x->peer[p].ctl_out;
-    /* the stream is ordered (a lost message would stall every later one) and eager: each arrives whole */
-    if (ptl_am_send(ni, PTL_SIDE_APP, p, PTL_AM_CTL | PTL_AM_EAGER, w, sizeof(*w), rkey, rkey_len, NULL, NULL,
-                    NULL) == SEND_FAIL)
-      ptl_die("a publication or revocation for rank %d could not be sent (see above)", p);
+  ptl_op_t *op;
+  char *pay, *at;
+  size_t bytes = 0;
+  int rc;
+  if (!b->n) return;
+  for (size_t i = 0; i < b->n; i++) bytes += (i ? sizeof(ptl_wctl_t) : 0) + b->v[i].w.rkey_len;
+  ptl_lock(ni);
+  op = ptl_op_get(ni, PTL_SIDE_RX);
+  for (size_t i = 0; i < b->n; i++)
+    if (b->v[i].g) { /* (before it leaves: the acknowledgement may come at once) */
+      b->v[i].g->unsent--;
+      b->v[i].g->acks++;
+    }
+  ptl_unlock(ni);
+  if (!op) ptl_die("no resources to send a publication or revocation to rank %d (its ordered stream would stall)", p);
+  op->kind = OPK_CTL; /* (its send's end frees the payload: rx_send_cb) */
+  op->req.src.nid = (ptl_nid_t)p;
+  op->bounce = pay = bytes ? ptl_alloc_or_die(NULL, bytes, "sending a publication to rank %d", p) : NULL;
+  at = pay;
+  for (size_t i = 0; i < b->n; i++) {
+    ptl_wctl_t w = b->v[i].w;
+    w.seq = ++x->peer[p].ctl_out;
+    w.flags = (w.flags & ~(uint32_t)PTL_CTL_MORE) | (i + 1 < b->n ? PTL_CTL_MORE : 0);
+    if (!i) {
+      op->w.ctl = w;
+    } else { /* (unaligned in the payload: copied, here and there) */
+      memcpy(at, &w, sizeof(w));
+      at += sizeof(w);
+    }
+    if (w.rkey_len) memcpy(at, b->v[i].keys, w.rkey_len);
+    at += w.rkey_len;
+  }
+  batch_clear(b);
+  /* the stream is ordered (a lost message would stall every later one) and eager: it arrives whole */
+  if (p == (int)ni->id.nid) {
+    rc = ptl_am_send(ni, PTL_SIDE_APP, p, PTL_AM_CTL | PTL_AM_EAGER, &op->w.ctl, sizeof(op->w.ctl), pay, bytes, NULL,
+                     NULL, NULL);
+  } else { /* (not under the lock: the progress thread holds the worker's while its handlers take ours) */
+    rc = ptl_am_send(ni, PTL_SIDE_RX, p, PTL_AM_CTL | PTL_AM_EAGER, &op->w.ctl, sizeof(op->w.ctl), pay, bytes, NULL,
+                     op, NULL);
+  }
+  if (rc == SEND_FAIL) ptl_die("a publication or revocation for rank %d could not be sent (see above)", p);
+  if (rc == SEND_DONE) {
+    ptl_lock(ni);
+    free(op->bounce);
+    op->bounce = NULL;
+    ptl_op_put(op);
+    ptl_unlock(ni);
   }
 }
 
-/* A publication with its keys (none: peers file nothing). */
-static void publish(ptl_ni_t *ni, pub_item_t *it) {
+/* This round's records b to every offload peer: now to the writers (and
+ * to all when `all`), into their batches for the lagging. */
+static void ctl_send(ptl_ni_t *ni, ctl_batch_t *b, int all) {
+  ptl_x_t *x = ptl_x(ni);
+  if (!b->n && !all) return;
+  for (int p = 0; p < ni->size; p++) {
+    ptl_peer_t *peer = &x->peer[p];
+    int use = atomic_exchange_explicit(&peer->use, 0, memory_order_relaxed);
+    if (!peer->offload) continue;
+    if (use) peer->lagging = use == 2 && p != (int)ni->id.nid;
+    if (!b->n && !(all && peer->pend && peer->pend->n)) continue;
+    if (!peer->pend && !(peer->pend = calloc(1, sizeof(*peer->pend))))
+      ptl_die("no memory for a publication or revocation for rank %d (its ordered stream would stall)", p);
+    ptl_lock(ni);
+    for (size_t i = 0; i < b->n; i++) batch_queue(peer->pend, &b->v[i]);
+    ptl_unlock(ni);
+    if (all || !peer->lagging) batch_send(ni, p, peer->pend);
+    else ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_CTL_LAGGED, (ptl_sr_value_t)b->n);
+  }
+}
+
+/* A publication with its keys (none: peers file nothing), into b. */
+static void publish(ptl_ni_t *ni, pub_item_t *it, ctl_batch_t *b) {
   ptl_x_t *x = ptl_x(ni);
   stp_ucx_region_t *r = it->region, *r2 = it->region2;
-  char *keys;
   if (!r || stp_ucx_region_rkey(&x->u, r) != UCS_OK) {
-    ctl_broadcast(ni, &it->w, NULL, 0);
-    return;
+    batch_add(b, &it->w, NULL, 0, NULL, 0);
+  } else if (!(it->w.flags & PTL_CTL_EVENTS)) {
+    batch_add(b, &it->w, r->rkey, r->rkey_len, NULL, 0);
+  } else if (!r2 || stp_ucx_region_rkey(&x->u, r2) != UCS_OK) {
+    batch_add(b, &it->w, NULL, 0, NULL, 0);
+  } else {
+    it->w.rkey2_len = (uint32_t)r2->rkey_len;
+    batch_add(b, &it->w, r->rkey, r->rkey_len, r2->rkey, r2->rkey_len);
   }
-  if (!(it->w.flags & PTL_CTL_EVENTS)) {
-    ctl_broadcast(ni, &it->w, r->rkey, r->rkey_len);
-    return;
-  }
-  if (!r2 || stp_ucx_region_rkey(&x->u, r2) != UCS_OK || !(keys = malloc(r->rkey_len + r2->rkey_len))) {
-    ctl_broadcast(ni, &it->w, NULL, 0);
-    return;
-  }
-  memcpy(keys, r->rkey, r->rkey_len);
-  memcpy(keys + r->rkey_len, r2->rkey, r2->rkey_len);
-  it->w.rkey2_len = (uint32_t)r2->rkey_len;
-  ctl_broadcast(ni, &it->w, keys, r->rkey_len + r2->rkey_len);
-  free(keys);
 }
 
 static int offload_peers(ptl_ni_t *ni) {
@@ -225,33 +364,37 @@ void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md) {
   me->xslot1 = 0;
 }
 
-/* Lock held: lazily revoked entries whose acknowledgements are all in give
- * their reservation states back (wait: for them all first -- an EQ goes). */
+/* Lock held: lazily revoked entries that every peer has acknowledged give
+ * their reservation states back (wait: until those of a dying EQ have --
+ * every copy of theirs has left by then). */
 static void lazy_release(ptl_ni_t *ni, int wait) {
   ptl_x_t *x = ptl_x(ni);
-  if (!x->lazy) return;
-  if (wait) {
-    ptl_unlock(ni);
-    for (unsigned spin = 0; atomic_load(&x->lazy_acks) > 0; spin++) {
-      ucp_worker_progress(x->txw);
-      if (spin % 64 == 63) sched_yield();
+  for (;;) {
+    int due = 0;
+    for (ptl_gone_t **l = &x->lazy, *g; (g = *l);) {
+      if (g->acks || g->unsent) {
+        due |= g->it.xeq->dying;
+        l = &g->next;
+        continue;
+      }
+      *l = g->next;
+      xmd_release(ni, &g->it);
+      free(g);
     }
+    if (!wait || !due) return;
+    ptl_unlock(ni);
+    for (int spin = 0; spin < 64; spin++) ucp_worker_progress(x->txw);
+    sched_yield();
     ptl_lock(ni);
-  }
-  if (atomic_load(&x->lazy_acks) > 0) return;
-  while (x->lazy) {
-    ptl_gone_t *g = x->lazy;
-    x->lazy = g->next;
-    xmd_release(ni, &g->it);
-    free(g);
   }
 }
 
 void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   ptl_x_t *x = ptl_x(ni);
   ptl_gone_t *lazy = NULL;
-  int dying = 0;
+  int dying = 0, urgent = 0, starved = 0; /* starved: no reservation state for a publication (lagging peers hold some) */
   pub_vec_t rev = {0}, pub = {0};
+  ctl_batch_t batch = {0};
   pub_item_t it;
   if (!x->publish) return;
   ptl_lock(ni);
@@ -280,7 +423,10 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
      * messages, or once none is (the initiators open it when they see that one full) */
     if (me->pub == PTL_PUB_YES && want && after && after != me->pub_after) want = 0;
     if (me->pub == PTL_PUB_YES && !want && me->md && me->md->xmd && atomic_load(&me->md->xmd->final)) {
-      /* a full request buffer: revoked lazily, as above */
+      /* a full request buffer: revoked lazily, as above -- when its MD goes with its ME (ptl_pub_md_gone), which
+       * is when its owner relinks it, so that the revocation and the new publication share one message; the
+       * initiators need nothing meanwhile (each opens what follows a full one when it sees it full) */
+      if (me->md->unlink_pending && me->unlink == PTL_UNLINK) continue;
       ptl_gone_t *g = ptl_alloc_or_die(NULL, sizeof(*g), "revoking a full request buffer's publication");
       item_of(ni, me, PTL_CTL_REVOKE, &g->it);
       g->it.w.flags |= PTL_CTL_LAZY;
@@ -293,7 +439,10 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
       me->pub = PTL_PUB_NO;
     } else if (me->pub == PTL_PUB_NO && want && !me->xslot1) {
       size_t n = pub.n;
-      if (!(me->md->d.options & PTL_MD_MANAGE_REMOTE) && !xmd_take(ni, me)) continue;
+      if (!(me->md->d.options & PTL_MD_MANAGE_REMOTE) && !xmd_take(ni, me)) {
+        starved = 1;
+        continue;
+      }
       me->pub_order = ++x->pub_order;
       me->pub_after = after;
       item_of(ni, me, PTL_CTL_PUBLISH, &it);
@@ -301,34 +450,42 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
       if (pub.n > n) me->pub = PTL_PUB_YES;
     }
   }
+
+  /* the lazy revocations, the revocations, the publications, in that order;
+   * lazy items are on x->lazy before any of theirs leaves */
+  for (ptl_gone_t *g = lazy, *next; g; g = next) {
+    next = g->next;
+    batch_add(&batch, &g->it.w, NULL, 0, NULL, 0)->g = g;
+    g->acks = 0;
+    g->unsent = 1; /* (held until every peer has its copy or its place in a batch) */
+    g->next = x->lazy;
+    x->lazy = g;
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_REVOKED, 1);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, -1);
+  }
   for (ptl_gone_t *g = x->lazy; g; g = g->next) dying |= g->it.xeq->dying;
   ptl_unlock(ni);
-
-  if (lazy) {
-    ptl_gone_t *g;
-    int n = 0;
-    for (g = lazy; g; g = g->next) n++;
-    atomic_fetch_add(&x->lazy_acks, n * offload_peers(ni));
-    for (g = lazy; g; g = g->next) ctl_broadcast(ni, &g->it.w, NULL, 0);
-    ptl_lock(ni);
-    while (lazy) {
-      g = lazy;
-      lazy = g->next;
-      g->next = x->lazy;
-      x->lazy = g;
-    }
-    ptl_unlock(ni);
-    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_REVOKED, n);
-    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, -(ptl_sr_value_t)n);
+  if (rev.n) atomic_fetch_add(&x->revoke_acks, (int)rev.n * offload_peers(ni));
+  for (size_t i = 0; i < rev.n; i++) batch_add(&batch, &rev.v[i].w, NULL, 0, NULL, 0);
+  for (size_t i = 0; i < pub.n; i++) {
+    publish(ni, &pub.v[i], &batch);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, 1);
   }
+  if (batch.n) x->ctl_rounds++;
+  for (size_t i = 0; i < batch.n; i++) /* only request buffers' records wait for lagging peers */
+    urgent |= !batch.v[i].g && !(batch.v[i].w.kind == PTL_CTL_PUBLISH && batch.v[i].w.xslot1);
+  ctl_send(ni, &batch, urgent || dying || starved || (batch.n && x->ctl_rounds % PTL_LAG_ROUNDS == 0));
+  ptl_lock(ni);
+  for (size_t i = 0; i < batch.n; i++)
+    if (batch.v[i].g) batch.v[i].g->unsent--;
+  ptl_unlock(ni);
+  batch_free(&batch);
   if (dying) { /* an EQ goes: every reservation state in it must be free */
     ptl_lock(ni);
     lazy_release(ni, 1);
     ptl_unlock(ni);
   }
   if (rev.n) {
-    atomic_fetch_add(&x->revoke_acks, (int)rev.n * offload_peers(ni));
-    for (size_t i = 0; i < rev.n; i++) ctl_broadcast(ni, &rev.v[i].w, NULL, 0);
     for (unsigned spin = 0; atomic_load(&x->revoke_acks) > 0; spin++) {
       ucp_worker_progress(x->txw);
       if (spin % 64 == 63) sched_yield();
@@ -338,10 +495,6 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
     ptl_unlock(ni);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_REVOKED, rev.n);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, -(ptl_sr_value_t)rev.n);
-  }
-  for (size_t i = 0; i < pub.n; i++) {
-    publish(ni, &pub.v[i]);
-    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, 1);
   }
   free(rev.v);
   free(pub.v);
@@ -381,14 +534,16 @@ ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *d
 }
 
 /* ---------------------------------------------------------------- initiator: filing */
-/* Rx side: tell rank w->src its revocation is done here. */
-static void ctl_ack(ptl_ni_t *ni, const ptl_wctl_t *w) {
+/* Rx side: tell rank w->src its revocation is done here, and whether the
+ * entry was in use here (see lagging peers). */
+static void ctl_ack(ptl_ni_t *ni, const ptl_wctl_t *w, int used) {
   ptl_lock(ni);
   ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
   if (!op) ptl_die("no resources to acknowledge a revocation from rank %u", (unsigned)w->src); /* it would wait */
   op->req.src.nid = w->src;
   op->w.ctl = *w;
   op->w.ctl.src = ni->id.nid;
+  op->w.ctl.flags = (w->flags & ~(uint32_t)PTL_CTL_MORE) | (used ? PTL_CTL_USED : 0);
   switch (ptl_am_send(ni, PTL_SIDE_RX, (int)w->src, PTL_AM_CTL_ACK, &op->w.ctl, sizeof(op->w.ctl), NULL, 0, NULL, op,
                       NULL)) {
     case SEND_DONE: ptl_op_put(op); break;
@@ -436,44 +591,58 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
     }
     return; /* table full: this entry is simply matched the normal way */
   }
-  /* revoke: after the exchange, a client that did not see it is busy */
+  /* revoke: after the exchange, a client that did not see it is busy --
+   * if it was in use: one that was never used (PENDING) cannot be any more
+   * (the client's PENDING->VALID fails), so it is acknowledged at once */
+  int used = 0;
   for (int i = 0; i < PTL_PUB_SLOTS; i++) {
     ptl_pubent_t *e = &peer->pub[i];
     int st = atomic_load(&e->state);
-    if ((st == PUB_PENDING || st == PUB_VALID) && e->id == w->id) atomic_exchange(&e->state, PUB_REVOKED);
+    if ((st == PUB_PENDING || st == PUB_VALID) && e->id == w->id)
+      used |= atomic_exchange(&e->state, PUB_REVOKED) == PUB_VALID;
   }
   if (w->flags & PTL_CTL_LAZY) ptl_pub_open_after(peer, w->order); /* a full request buffer: what follows it opens */
-  /* the client's busy flag is a plain store: make it visible (or make it
-   * see the revocation) with a barrier on every thread of the process */
-  if (x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-  if (atomic_load(&x->busy)) { /* acknowledged once the client is out of its shortcut operation */
-    ptl_ctlq_t *q =
-        ptl_alloc_or_die(NULL, sizeof(*q), "acknowledging a revocation from rank %u (it would wait for ever)",
-                         (unsigned)w->src);
-    q->w = *w;
-    q->next = x->acks_owed;
-    x->acks_owed = q;
-    atomic_store(&x->acks_pending, 1);
+  if (!used) {
+    ctl_ack(ni, w, 0);
     return;
   }
-  ctl_ack(ni, w);
+  /* acknowledged by ptl_pub_acks, after one barrier for every revocation
+   * marked since the last (a relinked request buffer is revoked at every
+   * peer: one system call each time would cost more than the messages) */
+  ptl_ctlq_t *q = ptl_alloc_or_die(NULL, sizeof(*q), "acknowledging a revocation from rank %u (it would wait for ever)",
+                                   (unsigned)w->src);
+  q->w = *w;
+  q->next = x->acks_owed;
+  x->acks_owed = q;
+  x->unfenced = 1;
+  atomic_store(&x->acks_pending, 1);
 }
 
-/* Rx side: acknowledgements owed, sent once the client is not busy (this
- * thread must not wait for it: it may be the client itself, lending a hand
- * from inside its shortcut operation, or the progress thread that the
- * client's operation waits for). */
+/* Rx side (the progress thread): acknowledgements owed, sent once the
+ * client is not inside a shortcut operation that may have read an entry
+ * before its revocation.  The client's busy flag is a plain store: the
+ * marks made since the last look are made visible to it (or its flag to
+ * us) by a barrier on every thread of the process; after that barrier a
+ * shortcut operation either sees the marks or is busy now, so later looks
+ * need no new barrier.  Never waits for the client (its operation may wait
+ * for this thread). */
 void ptl_pub_acks(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
-  if (atomic_load(&x->busy) || atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
+  if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
       atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
     return;
-  atomic_store(&x->acks_pending, 0);
-  while (x->acks_owed) {
-    ptl_ctlq_t *q = x->acks_owed;
-    x->acks_owed = q->next;
-    ctl_ack(ni, &q->w);
-    free(q);
+  if (x->unfenced && x->asym) {
+    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  }
+  x->unfenced = 0;
+  if (!atomic_load(&x->busy)) {
+    atomic_store(&x->acks_pending, 0);
+    while (x->acks_owed) {
+      ptl_ctlq_t *q = x->acks_owed;
+      x->acks_owed = q->next;
+      ctl_ack(ni, &q->w, 1);
+      free(q);
+    }
   }
   atomic_store_explicit(&x->main_token, 0, memory_order_release);
 }
@@ -511,31 +680,22 @@ static void ctl_check(const ptl_peer_t *peer, const ptl_wctl_t *w, size_t len, i
             (unsigned long long)w->seq, (unsigned)w->kind, bad);
 }
 
-ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
-                            const ucp_am_recv_param_t *param) {
-  ptl_ni_t *ni = arg;
-  ptl_wctl_t w;
-  ptl_peer_t *peer;
+/* One control record in stream order: applied now if it is due (and the
+ * early ones it lets through after it), else kept for its turn. */
+static void ctl_take(ptl_ni_t *ni, ptl_peer_t *peer, const ptl_wctl_t *w, const void *keys) {
   ptl_ctlq_t *q, **pq;
-  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size)) {
-    if (hlen != sizeof(w))
-      ptl_die("a malformed control message: %zu header bytes, %zu expected (its sender's ordered stream would stall)",
-              hlen, sizeof(w));
-    ptl_die("a malformed control message: it names rank %u as its sender, of %d", (unsigned)w.src, ni->size);
-  }
-  peer = &ptl_x(ni)->peer[w.src];
-  ctl_check(peer, &w, len, !!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV));
-  if (w.seq != peer->ctl_in + 1) { /* early: keep it for its turn */
-    q = ptl_alloc_or_die(NULL, sizeof(*q) + len, "keeping control message %llu from rank %u for its turn (%llu is due)",
-                         (unsigned long long)w.seq, (unsigned)w.src, (unsigned long long)peer->ctl_in + 1);
-    q->w = w;
-    memcpy(q->rkey, data, len);
+  if (w->seq != peer->ctl_in + 1) { /* early: keep it for its turn */
+    q = ptl_alloc_or_die(NULL, sizeof(*q) + w->rkey_len,
+                         "keeping control message %llu from rank %u for its turn (%llu is due)",
+                         (unsigned long long)w->seq, (unsigned)w->src, (unsigned long long)peer->ctl_in + 1);
+    q->w = *w;
+    if (w->rkey_len) memcpy(q->rkey, keys, w->rkey_len);
     q->next = peer->early;
     peer->early = q;
-    return UCS_OK;
+    return;
   }
-  ctl_apply(ni, &w, data);
-  peer->ctl_in = w.seq;
+  ctl_apply(ni, w, keys);
+  peer->ctl_in = w->seq;
   for (int again = 1; again;) {
     again = 0;
     for (pq = &peer->early; (q = *pq); pq = &q->next)
@@ -548,7 +708,45 @@ ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *da
         break;
       }
   }
-  return UCS_OK;
+}
+
+/* A control message: its header is the first record, its payload that
+ * record's keys and, while PTL_CTL_MORE says so, the next record's header
+ * and keys. */
+ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                            const ucp_am_recv_param_t *param) {
+  ptl_ni_t *ni = arg;
+  ptl_wctl_t w;
+  ptl_peer_t *peer;
+  const char *at = data;
+  uint32_t src;
+  int rndv = !!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
+  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size)) {
+    if (hlen != sizeof(w))
+      ptl_die("a malformed control message: %zu header bytes, %zu expected (its sender's ordered stream would stall)",
+              hlen, sizeof(w));
+    ptl_die("a malformed control message: it names rank %u as its sender, of %d", (unsigned)w.src, ni->size);
+  }
+  src = w.src;
+  peer = &ptl_x(ni)->peer[src];
+  for (;;) {
+    int more = !!(w.flags & PTL_CTL_MORE);
+    /* the keys it has: all that is left (the last record), else what its header says if the next header fits after */
+    size_t has = !more ? len : len >= sizeof(w) && w.rkey_len <= len - sizeof(w) ? w.rkey_len : len;
+    ctl_check(peer, &w, has, rndv);
+    if (more && has == len) ptl_die("a malformed control message from rank %u: record %llu says another follows, in "
+                                    "%zu bytes", (unsigned)src, (unsigned long long)w.seq, len);
+    ctl_take(ni, peer, &w, at);
+    if (!more) return UCS_OK;
+    at += w.rkey_len;
+    len -= w.rkey_len;
+    memcpy(&w, at, sizeof(w));
+    at += sizeof(w);
+    len -= sizeof(w);
+    if (w.src != src)
+      ptl_die("a malformed control message from rank %u: a record in it names rank %u as its sender", (unsigned)src,
+              (unsigned)w.src);
+  }
 }
 
 /* An acknowledgement this process cannot count would leave it waiting for
@@ -556,14 +754,28 @@ ucs_status_t ptl_pub_ctl_cb(void *arg, const void *header, size_t hlen, void *da
 ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                                 const ucp_am_recv_param_t *param) {
   ptl_ni_t *ni = arg;
+  ptl_x_t *x = ptl_x(ni);
   ptl_wctl_t w;
+  int ok = 0;
   (void)data, (void)len, (void)param;
   if (!PTL_WIRE_TAKE(w, header, hlen, ni->size))
     ptl_die("a malformed revocation acknowledgement: %zu header bytes (%zu expected)%s", hlen, sizeof(w),
             hlen == sizeof(w) ? ", naming no process of the job as its sender" : "");
-  if (atomic_fetch_sub((w.flags & PTL_CTL_LAZY) ? &ptl_x(ni)->lazy_acks : &ptl_x(ni)->revoke_acks, 1) <= 0)
+  if (w.flags & PTL_CTL_LAZY) { /* its item's count */
+    ptl_lock(ni);
+    for (ptl_gone_t *g = x->lazy; g && !ok; g = g->next)
+      if (g->it.w.id == w.id && g->it.w.order == w.order && g->acks > 0) {
+        g->acks--;
+        ok = 1;
+      }
+    ptl_unlock(ni);
+  } else {
+    ok = atomic_fetch_sub(&x->revoke_acks, 1) > 0;
+  }
+  if (!ok)
     ptl_die("an acknowledgement from rank %u of revocation %llu, which nothing awaits", (unsigned)w.src,
             (unsigned long long)w.seq);
+  atomic_store_explicit(&x->peer[w.src].use, (w.flags & PTL_CTL_USED) ? 1 : 2, memory_order_relaxed);
   return UCS_OK;
 }
 
@@ -604,6 +816,11 @@ void ptl_pub_fini(ptl_ni_t *ni) {
     }
   for (int p = 0; p < ni->size; p++) {
     ptl_peer_t *peer = &x->peer[p];
+    if (peer->pend) {
+      batch_free(peer->pend);
+      free(peer->pend);
+      peer->pend = NULL;
+    }
     for (int i = 0; i < PTL_PUB_SLOTS; i++)
       if (atomic_load(&peer->pub[i].state) != PUB_FREE) ptl_pub_entry_clear(&peer->pub[i]);
     for (int i = 0; i < PTL_RKEY_CACHE && peer->rkc[i].packed; i++) {

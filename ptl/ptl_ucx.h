@@ -40,7 +40,7 @@ enum {
 #define PTL_EAGER_EV_MAX 65536u
 
 /* What an op is for. */
-enum { OPK_OTHER, OPK_PUT, OPK_GET, OPK_RECV_PUT, OPK_RECV_REPLY, OPK_REPLY };
+enum { OPK_OTHER, OPK_PUT, OPK_GET, OPK_RECV_PUT, OPK_RECV_REPLY, OPK_REPLY, OPK_CTL /* control message, payload in bounce */ };
 
 /* A UCX request's context, pooled per side (no malloc per operation);
  * allocated, freed and looked up with ni->lock held. */
@@ -123,6 +123,13 @@ typedef struct ptl_peer {
   uint64_t ctl_out;                /* last control seq sent to it (client thread) */
   uint64_t ctl_in;                 /* last control seq from it processed (rx side) */
   ptl_ctlq_t *early;               /* control messages from it that came early */
+  /* owner side (client thread): a lagging peer's control records wait in
+   * pend (ptl_pub.c, "lagging peers"); use (rx side): 1 it used one of
+   * our entries (its acknowledgement says so, or we matched a Put of its
+   * into a published request buffer), 2 it had not, 0 nothing new */
+  int lagging;
+  struct ptl_ctlbatch *pend;
+  _Atomic int use;
 } ptl_peer_t;
 
 /* Extension memory (PtlXMemAlloc). */
@@ -143,7 +150,6 @@ typedef struct ptl_x {
   int asym;                /* membarrier() orders busy against revocations (else a fence) */
   int tx_inflight;         /* sends on txw not yet complete */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
-  _Atomic int lazy_acks;   /* ... of lazy revocations (PTL_CTL_LAZY) */
   ptl_pool_t ops[2];       /* ptl_op_t per side */
   ptl_xmem_t *xmem;
   /* owner of event entries (lock held): locally managed MDs with one-sided
@@ -153,12 +159,14 @@ typedef struct ptl_x {
   _Atomic int nxmd;
   uint64_t pub_order; /* the last publication's place in the order (lock held) */
   struct ptl_gone *gone;
-  struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for lazy_acks == 0 */
+  struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for their acknowledgements */
+  unsigned ctl_rounds;    /* list changes that sent control records (lagging peers get theirs every so many) */
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
   _Atomic int main_token; /* held by whoever is progressing the main worker */
   _Atomic int acks_pending; /* acks_owed is not empty */
   struct ptl_ctlq *acks_owed; /* revocations to acknowledge once the client is not busy (rx side) */
+  int unfenced;               /* acks_owed has revocations marked since the last barrier (main_token held) */
   pthread_t nic;
   int nic_running;
   _Atomic int nic_stop;

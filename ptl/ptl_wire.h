@@ -72,8 +72,10 @@ typedef struct {
 /* flags: PTL_CTL_EVENTS (PUBLISH of an event entry); PTL_CTL_LAZY (REVOKE
  * of a locally managed event entry that can take nothing any more: its
  * owner does not wait for the acknowledgement, it only keeps the entry's
- * reservation state until then) */
-enum { PTL_CTL_EVENTS = 1, PTL_CTL_LAZY = 2 };
+ * reservation state until then); PTL_CTL_MORE (another record follows this
+ * one's keys in the same message: its ptl_wctl_t, then its keys);
+ * PTL_CTL_USED (in an acknowledgement: the revoked entry had been used) */
+enum { PTL_CTL_EVENTS = 1, PTL_CTL_LAZY = 2, PTL_CTL_MORE = 4, PTL_CTL_USED = 8 };
 
 /* Copy a header of kind want_len out of [header, +hlen) into w and bound
  * its sender: 1 if well formed (src < nprocs), else 0.  src_off is the

@@ -177,6 +177,8 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
     if (w.ack_md != PTL_HANDLE_NONE) send_ack(ni, &r, &w, 0, 0, PTLX_NI_DROPPED);
   } else {
     char *dst = (char *)hit.md->d.start + hit.offset;
+    /* into a published request buffer: its sender writes into ours, so it gets our publications at once */
+    if (hit.xmd) atomic_store_explicit(&ptl_x(ni)->peer[w.src].use, 1, memory_order_relaxed);
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
       memcpy(dst, data, hit.mlength);
       put_landed(ni, &r, &hit, &w, PTL_NI_OK);
@@ -219,6 +221,13 @@ static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
   ptl_lock(ni);
   if (op->kind == OPK_REPLY) {
     reply_sent(op, st);
+  } else if (op->kind == OPK_CTL) { /* a lost one would stall its peer's ordered stream */
+    if (st != UCS_OK && !ptl_x(ni)->closing)
+      ptl_die("a publication or revocation for rank %u could not be sent: %s", (unsigned)op->req.src.nid,
+              ucs_status_string(st));
+    free(op->bounce);
+    op->bounce = NULL;
+    ptl_op_put(op);
   } else { /* an ACK or a control acknowledgement: its peer waits for it (unless all are leaving) */
     if (st != UCS_OK && !ptl_x(ni)->closing)
       ptl_die("an acknowledgement to rank %u could not be sent: %s", (unsigned)op->req.src.nid, ucs_status_string(st));
