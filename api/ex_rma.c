@@ -151,7 +151,7 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
   } else if (put_path(&e, NULL, rank, dest, src, nbytes, flags)) {
     return 1;
   }
-  stp_ev_wait(&e, STP_EC_ALL_MASK);
+  if (!stp_ev_idle(&e)) stp_ev_wait(&e, STP_EC_ALL_MASK);
   blocking_progress();
   return 0;
 }
@@ -194,7 +194,7 @@ int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
   if (!nbytes) return 0;
   stp_ev_init(&e, STP_EV_BLOCKING);
   if (get_path(&e, dest, rank, src, nbytes, flags)) return 1;
-  stp_ev_wait(&e, STP_EC_ALL_MASK);
+  if (!stp_ev_idle(&e)) stp_ev_wait(&e, STP_EC_ALL_MASK);
   blocking_progress();
   return 0;
 }

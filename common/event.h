@@ -96,5 +96,13 @@ int stp_ev_test(stp_ev_t *e, unsigned mask);
 /* Poll until complete in mask (the API layer's waits: a threaded client's
  * other threads may enter between polls). */
 void stp_ev_wait(stp_ev_t *e, unsigned mask);
+/* Nothing outstanding in any category and no sync due: what stp_ev_wait
+ * finds first, answered inline (a blocking call whose operation ended at
+ * once pays no call). */
+static inline int stp_ev_idle(const stp_ev_t *e) {
+  uint32_t any = e->put_sync;
+  for (int c = 0; c < STP_EC_N; c++) any |= e->n[c];
+  return !any;
+}
 
 #endif /* STP_EVENT_H */
