@@ -191,16 +191,15 @@ static void batch_send(ptl_ni_t *ni, int p, ctl_batch_t *b) {
   int rc;
   if (!b->n) return;
   for (size_t i = 0; i < b->n; i++) bytes += (i ? sizeof(ptl_wctl_t) : 0) + b->v[i].w.rkey_len;
-  ptl_lock(ni);
+  ptl_lock(ni); /* (filled under it: the progress thread completes it) */
   op = ptl_op_get(ni, PTL_SIDE_RX);
+  if (!op) ptl_die("no resources to send a publication or revocation to rank %d (its ordered stream would stall)", p);
   for (size_t i = 0; i < b->n; i++)
     if (b->v[i].g) { /* (before it leaves: the acknowledgement may come at once) */
       b->v[i].g->unsent--;
       b->v[i].g->acks++;
     }
-  ptl_unlock(ni);
-  if (!op) ptl_die("no resources to send a publication or revocation to rank %d (its ordered stream would stall)", p);
-  op->kind = OPK_CTL; /* (its send's end frees the payload: rx_send_cb) */
+  op->kind = OPK_CTL; /* (the payload goes with the op) */
   op->req.src.nid = (ptl_nid_t)p;
   op->bounce = pay = bytes ? ptl_alloc_or_die(NULL, bytes, "sending a publication to rank %d", p) : NULL;
   at = pay;
@@ -217,6 +216,7 @@ static void batch_send(ptl_ni_t *ni, int p, ctl_batch_t *b) {
     if (w.rkey_len) memcpy(at, b->v[i].keys, w.rkey_len);
     at += w.rkey_len;
   }
+  ptl_unlock(ni);
   batch_clear(b);
   /* the stream is ordered (a lost message would stall every later one) and eager: it arrives whole */
   if (p == (int)ni->id.nid) {
@@ -229,8 +229,6 @@ static void batch_send(ptl_ni_t *ni, int p, ctl_batch_t *b) {
   if (rc == SEND_FAIL) ptl_die("a publication or revocation for rank %d could not be sent (see above)", p);
   if (rc == SEND_DONE) {
     ptl_lock(ni);
-    free(op->bounce);
-    op->bounce = NULL;
     ptl_op_put(op);
     ptl_unlock(ni);
   }
@@ -469,12 +467,11 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   for (size_t i = 0; i < rev.n; i++) batch_add(&batch, &rev.v[i].w, NULL, 0, NULL, 0);
   for (size_t i = 0; i < pub.n; i++) {
     publish(ni, &pub.v[i], &batch);
+    urgent |= !pub.v[i].w.xslot1; /* only request buffers' records wait for lagging peers */
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, 1);
   }
   if (batch.n) x->ctl_rounds++;
-  for (size_t i = 0; i < batch.n; i++) /* only request buffers' records wait for lagging peers */
-    urgent |= !batch.v[i].g && !(batch.v[i].w.kind == PTL_CTL_PUBLISH && batch.v[i].w.xslot1);
-  ctl_send(ni, &batch, urgent || dying || starved || (batch.n && x->ctl_rounds % PTL_LAG_ROUNDS == 0));
+  ctl_send(ni, &batch, rev.n || urgent || dying || starved || (batch.n && x->ctl_rounds % PTL_LAG_ROUNDS == 0));
   ptl_lock(ni);
   for (size_t i = 0; i < batch.n; i++)
     if (batch.v[i].g) batch.v[i].g->unsent--;
@@ -631,9 +628,7 @@ void ptl_pub_acks(ptl_ni_t *ni) {
   if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
       atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
     return;
-  if (x->unfenced && x->asym) {
-    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-  }
+  if (x->unfenced && x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
   x->unfenced = 0;
   if (!atomic_load(&x->busy)) {
     atomic_store(&x->acks_pending, 0);

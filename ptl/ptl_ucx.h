@@ -55,7 +55,7 @@ typedef struct ptl_op {
   ptl_hit_t hit;
   int ack_early;    /* a Put's ACK came before its send completed */
   ptl_evinfo_t ack; /* ... with these fields */
-  void *bounce;     /* truncated rendezvous: received here, then copied */
+  void *bounce;     /* truncated rendezvous: received here, then copied; a control message's payload (freed by ptl_op_put) */
   union {
     ptl_wput_t put;
     ptl_wget_t get;

@@ -20,7 +20,10 @@ ptl_op_t *ptl_op_get(ptl_ni_t *ni, int side) {
   return op;
 }
 
-void ptl_op_put(ptl_op_t *op) { ptl_pool_free(&ptl_x(op->ni)->ops[op->side], op); }
+void ptl_op_put(ptl_op_t *op) {
+  free(op->bounce); /* (its buffer goes with it) */
+  ptl_pool_free(&ptl_x(op->ni)->ops[op->side], op);
+}
 
 static void rx_send_cb(void *req, ucs_status_t st, void *user_data);
 
@@ -118,10 +121,7 @@ static void recv_finish(ptl_op_t *op, ucs_status_t st) {
   ptl_mdo_t *md = op->kind == OPK_RECV_PUT ? op->hit.md : ptl_pool_get(&ni->mds, op->mdh);
   ptl_size_t off = op->kind == OPK_RECV_PUT ? op->hit.offset : op->info.offset;
   ptl_size_t mlen = op->kind == OPK_RECV_PUT ? op->hit.mlength : op->info.mlength;
-  if (op->bounce) {
-    if (fail == PTL_NI_OK) memcpy((char *)md->d.start + off, op->bounce, mlen);
-    free(op->bounce);
-  }
+  if (op->bounce && fail == PTL_NI_OK) memcpy((char *)md->d.start + off, op->bounce, mlen);
   if (op->kind == OPK_RECV_PUT)
     put_landed(ni, &op->req, &op->hit, &op->w.put, fail);
   else
@@ -213,11 +213,13 @@ void ptl_xport_ni_gone(int gone) { ni_gone = gone; }
 
 static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
   ptl_op_t *op = user_data;
-  ptl_ni_t *ni = op->ni;
+  ptl_ni_t *ni;
   if (PTL_UNLIKELY(ni_gone)) {
     ucp_request_free(req);
     return;
   }
+  /* the op only under the lock: a control message's was filled by the client thread (ptl_pub.c) */
+  ni = ptl_ni_of(0);
   ptl_lock(ni);
   if (op->kind == OPK_REPLY) {
     reply_sent(op, st);
@@ -225,8 +227,6 @@ static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
     if (st != UCS_OK && !ptl_x(ni)->closing)
       ptl_die("a publication or revocation for rank %u could not be sent: %s", (unsigned)op->req.src.nid,
               ucs_status_string(st));
-    free(op->bounce);
-    op->bounce = NULL;
     ptl_op_put(op);
   } else { /* an ACK or a control acknowledgement: its peer waits for it (unless all are leaving) */
     if (st != UCS_OK && !ptl_x(ni)->closing)
