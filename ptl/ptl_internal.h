@@ -22,6 +22,7 @@
 #define PTL_INTERNAL_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <time.h>
@@ -600,6 +601,8 @@ static inline ptl_seq_t ptl_md_event(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind
  * for ever, or ptl's own state is broken): say why, run ptl_die_hook (the
  * library's: end the job through the bootstrap's abort), abort. */
 void ptl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* "ptl (rank R): " what, then the message, as one line on stderr */
+void ptl_vsay(const char *what, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 extern void (*ptl_die_hook)(void);
 /* realloc(old, n) (malloc for old NULL) of what ptl cannot do without --
  * a revocation, a control message kept for its turn: losing one would let

@@ -28,17 +28,10 @@ static struct {
   stp_boot_t boot;
 } lib;
 
-static void vsay(const char *what, const char *fmt, va_list ap) {
-  fprintf(stderr, "ptl (rank %d): %s", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1, what);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  fflush(stderr);
-}
-
 void ptl_warn(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsay("", fmt, ap);
+  ptl_vsay("", fmt, ap);
   va_end(ap);
 }
 

@@ -24,14 +24,21 @@ const ptl_ni_limits_t ptl_limits = {
 /* ---------------------------------------------------------------- fatal errors */
 void (*ptl_die_hook)(void);
 
+/* One line in one call (glibc writes an unbuffered stream's call at once;
+ * piece by piece, a launcher that merges stdout and stderr could put
+ * another line inside it -- ptl_fault's harness once saw that). */
+void ptl_vsay(const char *what, const char *fmt, va_list ap) {
+  char msg[1024];
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  fprintf(stderr, "ptl (rank %d): %s%s\n", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1, what, msg);
+  fflush(stderr);
+}
+
 void ptl_die(const char *fmt, ...) {
   va_list ap;
-  fprintf(stderr, "ptl (rank %d): fatal: ", ptl_the_ni ? (int)ptl_the_ni->id.nid : -1);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  ptl_vsay("fatal: ", fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
-  fflush(stderr);
   if (ptl_die_hook) ptl_die_hook();
   abort();
 }
