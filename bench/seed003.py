@@ -43,8 +43,9 @@ GASNET_HOST_DETECT=hostname, so the conduit itself is measured).
       portals and firehose run it twice: in ptl's default offload mode and
       as the columns portals-host and firehose-host
       (STAGEPORT_PTL_MODE=host).  In offload mode a put to a published
-      entry is remotely complete when PtlPut returns (SEND_END and ACK come
-      together), so only host mode can show what local completion gains.
+      entry returns at local completion with its SEND_END; over shared
+      memory its flush ends at once (SEND_END and ACK together), over TCP
+      the ACK comes when the flush ends (ptl's late flushes).
 
 Every column and variant runs once per repetition, alternating, through
 compare.py's runner (compare.run_reps: the progress line, the retry of a run

@@ -122,8 +122,9 @@
  *                        addition, an ME that is persistent, remotely
  *                        managed and event-free is PUBLISHED to the other
  *                        offload-mode NIs, whose Puts/Gets to it then go
- *                        straight to UCX RMA: no target CPU at all, the ACK
- *                        from remote completion (a flush).  See section 5.
+ *                        straight to UCX RMA: no target CPU at all, SEND_END
+ *                        at local completion, the ACK from remote
+ *                        completion (a flush).  See section 5.
  *   PTL_IFACE_DEFAULT    the mode named by the environment variable
  *                        PTL_MODE=host|offload, else PTLX_IFACE_DEFAULT_MODE
  *                        (offload: the NIC does the Portals work, as on the
@@ -195,9 +196,20 @@
  * PtlMEUnlink, PtlMDUnlink, PtlPost, ...) returns only after every offload
  * peer's progress thread has acknowledged the revocation.  A peer
  * acknowledges only once its client thread is not inside a shortcut
- * operation, and shortcut operations complete remotely (flush) before
- * PtlPut/PtlGet return, so after the acknowledgements no RMA to the old
- * entry is in flight or can start; the new list governs every later message.
+ * operation and none of its shortcut Puts is still unflushed, so after the
+ * acknowledgements no RMA to the old entry is in flight or can start; the
+ * new list governs every later message.  (A shortcut Get, and a shortcut
+ * Put whose flush ends at once -- shared memory -- are remotely complete
+ * when PtlGet/PtlPut return.  Over a network the flush is a round trip: the
+ * Put returns locally complete, its SEND_END posted, and its ACK follows
+ * when the flush ends (PTLX_SR_LATE_ACK), found by the client thread's next
+ * ptl call.  A client that stays out of ptl meanwhile does not hold up a
+ * revocation: after 100 us the progress thread takes the client's worker
+ * while the client is out of ptl and finishes the flushes itself,
+ * PTLX_SR_TX_RESCUE.)  In offload mode UCX's TCP transport does no RMA of
+ * its own (UCX_TCP_PUT_ENABLE=n, set by ptl): UCX carries Puts and Gets in
+ * active messages to the target's worker.  UCX 1.13's TCP Put crashes the
+ * target's worker when several are in flight on one endpoint.
  * Publications and revocations travel on one ordered (sequence-numbered)
  * control stream per pair of processes, so a late publication can never
  * resurrect a revoked entry.  Entries that start to qualify are published
@@ -421,7 +433,14 @@ typedef uint64_t ptl_sr_value_t;
  * entries) kept back for peers that do not write into them, sent later in
  * one message or dropped with their revocation (ptl_pub.c, lagging peers) */
 #define PTLX_SR_CTL_LAGGED 16u
-#define PTLX_SR_MAX 17u
+/* Shortcut Puts that returned locally complete (SEND_END) before their
+ * remote completion (a flush in flight, over a network): their ACK came
+ * later (ptl.h section 5) */
+#define PTLX_SR_LATE_ACK 17u
+/* Times the progress thread finished this process's flushes itself while
+ * the client thread was away, so that a revocation could be acknowledged */
+#define PTLX_SR_TX_RESCUE 18u
+#define PTLX_SR_MAX 19u
 
 /* Return codes. */
 enum {

@@ -381,7 +381,7 @@ static void lazy_release(ptl_ni_t *ni, int wait) {
     }
     if (!wait || !due) return;
     ptl_unlock(ni);
-    for (int spin = 0; spin < 64; spin++) ucp_worker_progress(x->txw);
+    for (int spin = 0; spin < 64; spin++) ptl_tx_progress(ni);
     sched_yield();
     ptl_lock(ni);
   }
@@ -395,6 +395,7 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   ctl_batch_t batch = {0};
   pub_item_t it;
   if (!x->publish) return;
+  ptl_tx_enter(x);
   ptl_lock(ni);
   lazy_release(ni, 0);
   while (x->gone) { /* freed by the rx side: revoke now */
@@ -484,7 +485,7 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   }
   if (rev.n) {
     for (unsigned spin = 0; atomic_load(&x->revoke_acks) > 0; spin++) {
-      ucp_worker_progress(x->txw);
+      ptl_tx_progress(ni); /* (this process's own acknowledgement may wait for its late flushes) */
       if (spin % 64 == 63) sched_yield();
     }
     ptl_lock(ni);
@@ -495,6 +496,7 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   }
   free(rev.v);
   free(pub.v);
+  ptl_tx_leave(x);
 }
 
 /* The progress thread: locally managed event entries that one-sided
@@ -630,7 +632,8 @@ void ptl_pub_acks(ptl_ni_t *ni) {
     return;
   if (x->unfenced && x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
   x->unfenced = 0;
-  if (!atomic_load(&x->busy)) {
+  /* (a late flush counted before busy cleared: seen here if busy is) */
+  if (!atomic_load(&x->busy) && ptl_tx_rescue(ni)) {
     atomic_store(&x->acks_pending, 0);
     while (x->acks_owed) {
       ptl_ctlq_t *q = x->acks_owed;

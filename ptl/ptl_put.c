@@ -4,9 +4,12 @@
  * published, ptl.h section 5) or is sent as an active message to be
  * matched; and here is what comes back for it (send completion, ACK).
  */
+#include <linux/membarrier.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "ptl_ucx.h"
 
@@ -103,6 +106,7 @@ static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, 
   } else {
     atomic_store(&x->busy, 1);
   }
+  if (PTL_UNLIKELY(atomic_load(&x->rescuing))) ptl_tx_wait_rescue(x); /* busy claims txw too (ptl_tx_enter) */
   e = &peer->pub[peer->hot]; /* the entry used last, most likely */
   if (PTL_UNLIKELY(atomic_load(&e->state) != PUB_VALID || e->pt != pt || ((e->bits ^ bits) & e->mask)))
     e = pub_find(x, peer, target, pt, bits);
@@ -204,11 +208,16 @@ sc_events(ptl_ni_t *ni, ptl_mdo_t *md, ptl_event_kind_t start, ptl_event_kind_t 
   eq->next_seq = seq;
 }
 
-/* One RMA, remotely complete on return (revocation relies on it): 1 ok.
- * The flush is the worker's when none of this thread's sends is in flight
- * on it (then it covers exactly this Put, and it is UCX's cheaper flush:
- * the interfaces, not the endpoint's lanes); else the endpoint's, so that
- * a send to a peer that is not progressing never holds up this Put. */
+/* One RMA: 0 failed; 1 done, remotely complete; 2 (a Put only) locally
+ * complete, its flush -- the remote completion -- still in flight, its
+ * request in *flush (the caller makes it a late flush before busy
+ * clears: a revocation waits for it).  A Get, and a Put whose flush ends
+ * at once (shared memory), are remotely complete on return.
+ * The flush is the worker's when none of this thread's sends or flushes
+ * is in flight on it (then it covers exactly this Put, and it is UCX's
+ * cheaper flush: the interfaces, not the endpoint's lanes); else the
+ * endpoint's, so that a send to a peer that is not progressing never holds
+ * up this Put. */
 /* While a shortcut operation waits, the main worker is served too: over a
  * network without true RDMA (TCP), a peer's RMA to this process is an
  * active message that the main worker answers, and the peer may be waiting
@@ -224,7 +233,7 @@ static void sc_lend_hand(void *x) {
 
 static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uint32_t target,
                                                         ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
-                                                        const ptl_pubent_t *e, ptl_size_t roff) {
+                                                        const ptl_pubent_t *e, ptl_size_t roff, void **flush) {
   static const ucp_request_param_t no_param = {.op_attr_mask = 0};
   ucp_request_param_t p;
   ucs_status_ptr_t req;
@@ -236,7 +245,11 @@ static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uin
   if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait_also(x->txw, req, sc_lend_hand, x) != UCS_OK) return 0;
   if (put) {
     req = PTL_LIKELY(!x->tx_inflight) ? ucp_worker_flush_nbx(x->txw, &no_param) : ucp_ep_flush_nbx(ep, &no_param);
-    if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait_also(x->txw, req, sc_lend_hand, x) != UCS_OK) return 0;
+    if (PTL_UNLIKELY(req != NULL)) {
+      if (UCS_PTR_IS_ERR(req)) return 0;
+      *flush = req;
+      return 2;
+    }
   }
   return 1;
 }
@@ -316,7 +329,9 @@ static inline __attribute__((always_inline)) int sc_xput(ptl_x_t *x, ptl_ni_t *n
 }
 
 static __attribute__((noinline)) void sc_wake(ptl_ni_t *ni, uint32_t target) {
+  ptl_tx_enter(ptl_x(ni));
   ptl_am_send(ni, PTL_SIDE_APP, (int)target, PTL_AM_WAKE, NULL, 0, NULL, 0, NULL, NULL, NULL);
+  ptl_tx_leave(ptl_x(ni));
 }
 
 /* ---------------------------------------------------------------- the calls */
@@ -368,9 +383,144 @@ static void send_finish(ptl_op_t *op, ucs_status_t st) {
 
 void ptl_send_cb(void *req, ucs_status_t st, void *user_data) {
   ptl_op_t *op = user_data;
-  ptl_x(op->ni)->tx_inflight--;
+  ptl_x_t *x = ptl_x(op->ni);
+  if (PTL_UNLIKELY(atomic_load_explicit(&x->rescuing, memory_order_relaxed) == 2)) {
+    /* run by the rescuer: events are the client thread's to post */
+    ucp_request_free(req);
+    op->st = st;
+    ptl_lock(op->ni);
+    op->deferred = x->deferred;
+    x->deferred = op;
+    ptl_unlock(op->ni);
+    return;
+  }
+  x->tx_inflight--;
   send_finish(op, st);
   ucp_request_free(req);
+}
+
+/* ---------------------------------------------------------------- late flushes
+ * Over a network, a shortcut Put's flush is a round trip: the Put returns
+ * once UCX has the data (local completion: SEND_END), and its ACK follows
+ * when the flush ends, found by the client thread's next progress
+ * (ptl_tx_progress).  Until then this process acknowledges no revocation
+ * (x->unflushed, read by ptl_pub_acks): its write may still land.  A
+ * client that stays away from ptl would hold up every owner that revokes,
+ * so after PTL_RESCUE_NS the progress thread takes the client's worker
+ * while the client is out of ptl (the rescuer) and finishes those flushes
+ * itself; what ends then is posted by the client when it comes back. */
+#define PTL_RESCUE_NS 100000
+
+/* The ACK of a late flush that ended with st: like one that arrives (an MD
+ * gone meanwhile makes it stale). */
+static void late_ack(ptl_ni_t *ni, const ptl_late_t *l, ucs_status_t st) {
+  ptl_evinfo_t a = l->ack;
+  ptl_mdo_t *md;
+  a.fail = st == UCS_OK ? PTL_NI_OK : PTL_NI_FAIL;
+  ptl_lock(ni);
+  if ((md = ptl_pool_get(&ni->mds, l->mdh)) && !md->inactive)
+    ptl_md_event(ni, md, PTL_EVENT_ACK, &a, PTL_SIDE_APP);
+  else
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_STALE, 1);
+  ptl_unlock(ni);
+}
+
+/* Client thread: late flushes that ended, and sends the rescuer saw end. */
+static __attribute__((noinline)) void tx_finish(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  ptl_op_t *op;
+  int kept = 0;
+  for (int i = 0; i < x->nlate; i++) { /* (in order: ACKs keep the order of their Puts where they can) */
+    ptl_late_t *l = &x->late[i];
+    ucs_status_t st = l->done ? l->st : ucp_request_check_status(l->req);
+    if (st == UCS_INPROGRESS) {
+      x->late[kept++] = *l;
+      continue;
+    }
+    ucp_request_free(l->req);
+    x->tx_inflight--;
+    if (!l->done) atomic_fetch_sub_explicit(&x->unflushed, 1, memory_order_release);
+    if (l->mdh != PTL_HANDLE_NONE) late_ack(ni, l, st);
+  }
+  x->nlate = kept;
+  if (!x->deferred) return;
+  ptl_lock(ni);
+  op = x->deferred;
+  x->deferred = NULL;
+  ptl_unlock(ni);
+  while (op) {
+    ptl_op_t *next = op->deferred;
+    x->tx_inflight--;
+    send_finish(op, op->st);
+    op = next;
+  }
+}
+
+unsigned ptl_tx_progress(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  unsigned n = ucp_worker_progress(x->txw);
+  if (PTL_UNLIKELY(x->nlate || x->deferred)) tx_finish(ni);
+  return n;
+}
+
+/* A shortcut Put whose flush (req) is in flight: kept until it ends, with
+ * its ACK if one is wanted (want_ack: to MD mdh, fields a).  Busy is still
+ * set: a revocation the progress thread looks at from now on waits. */
+static __attribute__((noinline)) void sc_late(ptl_ni_t *ni, ptl_x_t *x, void *req, ptl_handle_md_t mdh,
+                                              int want_ack, const ptl_evinfo_t *a) {
+  ptl_late_t *l;
+  while (x->nlate == PTL_LATE_MAX) { /* bounded: the oldest must end first */
+    ptl_tx_progress(ni);
+    if (x->nlate == PTL_LATE_MAX) sc_lend_hand(x);
+  }
+  l = &x->late[x->nlate++];
+  l->req = req;
+  l->mdh = want_ack ? mdh : PTL_HANDLE_NONE;
+  l->ack = *a;
+  l->done = 0;
+  atomic_fetch_add(&x->unflushed, 1);
+  x->tx_inflight++;  /* (a send of this thread's in flight: later flushes are the endpoint's) */
+  ni->idle_skip = 0; /* its end needs the client's progress */
+  ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_LATE_ACK, 1);
+}
+
+void ptl_tx_wait_rescue(ptl_x_t *x) {
+  for (unsigned spin = 0; atomic_load(&x->rescuing); spin++)
+    if (spin % 64 == 63) sched_yield();
+}
+
+/* The rescuer (progress thread, ptl_pub_acks): if the client thread is out
+ * of ptl, progress its worker and mark the late flushes that ended.  1 if
+ * none is in flight any more.  Tried every PTL_RESCUE_NS at most (each try
+ * costs a barrier on every thread). */
+int ptl_tx_rescue(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  uint64_t t;
+  if (!atomic_load(&x->unflushed)) {
+    x->owed_since = 0;
+    return 1;
+  }
+  t = ptl_now_ns();
+  if (!x->owed_since) x->owed_since = t;
+  if (t - x->owed_since < PTL_RESCUE_NS) return 0;
+  x->owed_since = t;
+  atomic_store(&x->rescuing, 1);
+  if (x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  if (atomic_load(&x->in_tx) || atomic_load(&x->busy)) { /* in ptl: it progresses its worker itself */
+    atomic_store_explicit(&x->rescuing, 0, memory_order_release);
+    return 0;
+  }
+  atomic_store_explicit(&x->rescuing, 2, memory_order_relaxed);
+  for (int k = 0; k < 16; k++) ucp_worker_progress(x->txw);
+  for (int i = 0; i < x->nlate; i++) {
+    ptl_late_t *l = &x->late[i];
+    if (l->done || (l->st = ucp_request_check_status(l->req)) == UCS_INPROGRESS) continue;
+    l->done = 1;
+    atomic_fetch_sub_explicit(&x->unflushed, 1, memory_order_release);
+  }
+  ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_TX_RESCUE, 1);
+  atomic_store_explicit(&x->rescuing, 0, memory_order_release);
+  return !atomic_load(&x->unflushed);
 }
 
 /* Everything but the shortcut: checks, then a message to be matched (eager:
@@ -409,8 +559,10 @@ static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t
   ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
   ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_EAGER_PUT, (ptl_sr_value_t)eager);
   ptl_unlock(ni);
+  ptl_tx_enter(x);
   rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_PUT | (eager ? PTL_AM_EAGER : 0u), &op->w.put,
                    sizeof(op->w.put), (char *)md->d.start + loff, len, md->reg.memh, op, ptl_send_cb);
+  ptl_tx_leave(x);
   if (rc != SEND_LATER) send_finish(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
   return rc == SEND_FAIL ? PTL_FAIL : PTL_OK;
 }
@@ -447,7 +599,7 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
   int unmapped = 0;
   if (PTL_LIKELY((unsigned)ack_req <= (unsigned)PTL_NO_ACK_REQ) &&
       sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen, &unmapped)) {
-    int ok;
+    int ok, ack = ack_req == PTL_ACK_REQ && !(e->options & PTL_MD_ACK_DISABLE);
     if (PTL_UNLIKELY(e->xev)) {
       int w = sc_xput(x, ni, e, target.nid, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, hdr);
       sc_end(x);
@@ -455,19 +607,25 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
       if (w == 2) sc_wake(ni, target.nid);
       ok = 1;
     } else {
-      ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff);
+      void *flush = NULL;
+      ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff, &flush);
+      if (PTL_UNLIKELY(ok == 2)) { /* its ACK comes when the flush ends */
+        ptl_evinfo_t a = {target, pt, bits, len, mlen, roff, hdr, 0, PTL_NI_OK};
+        sc_late(ni, x, flush, mdh, ack && ptl_ev_posts(md->ev_mask, PTL_EVENT_ACK, PTL_NI_OK), &a);
+        ack = 0;
+      }
       sc_end(x);
     }
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
-                ok ? PTL_NI_OK : PTL_NI_FAIL, ack_req == PTL_ACK_REQ && ok && !(e->options & PTL_MD_ACK_DISABLE),
-                target, mlen, roff);
+                ok ? PTL_NI_OK : PTL_NI_FAIL, ack && ok, target, mlen, roff);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_PUT, 1); /* also a SEND_COUNT (PtlNIStatus) */
     ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
     return PTL_OK;
   }
   return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr, unmapped);
 }
+
 
 int PtlPut(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac,
            ptl_match_bits_t bits, ptl_size_t roff, ptl_hdr_data_t hdr) {
@@ -496,8 +654,10 @@ static __attribute__((noinline)) int get_matched(ptl_handle_md_t mdh, ptl_size_t
   op->w.get = (ptl_wget_t){bits, roff, len, mdh, loff, pt, ni->id.nid};
   ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
   ptl_unlock(ni);
+  ptl_tx_enter(ptl_x(ni));
   rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_GET, &op->w.get, sizeof(op->w.get), NULL, 0, NULL, op,
                    ptl_send_cb);
+  ptl_tx_leave(ptl_x(ni));
   if (rc != SEND_LATER) send_finish(op, UCS_OK);
   return rc == SEND_FAIL ? PTL_FAIL : PTL_OK;
 }
@@ -517,7 +677,7 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
       sc_end(x);
       if (w == 2) sc_wake(ni, target.nid);
     } else {
-      ok = sc_rma(x, 0, target.nid, md, loff, mlen, e, roff);
+      ok = sc_rma(x, 0, target.nid, md, loff, mlen, e, roff, NULL);
       sc_end(x);
     }
     if (md->ev_mask)
@@ -529,6 +689,7 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
   }
   return get_matched(mdh, loff, len, target, pt, ac, bits, roff);
 }
+
 
 int PtlGet(ptl_handle_md_t mdh, ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits,
            ptl_size_t roff) {

@@ -54,6 +54,8 @@ typedef struct ptl_op {
   ptl_req_t req;       /* target side */
   ptl_hit_t hit;
   int ack_early;    /* a Put's ACK came before its send completed */
+  struct ptl_op *deferred; /* in x->deferred: the rescuer saw its send end (with status st) */
+  ucs_status_t st;
   ptl_evinfo_t ack; /* ... with these fields */
   void *bounce;     /* truncated rendezvous: received here, then copied; a control message's payload (freed by ptl_op_put) */
   union {
@@ -96,6 +98,19 @@ typedef struct ptl_pubent {
 } ptl_pubent_t;
 #define PTL_PUB_SLOTS 16
 #define PTL_XMD_WATCH 64
+
+/* A shortcut Put that returned locally complete while its flush (its
+ * remote completion) was still in flight: its ACK comes when the flush
+ * ends, and until then the revocations this process acknowledges wait
+ * (ptl_put.c, "late flushes"). */
+typedef struct {
+  void *req;           /* the flush's UCX request */
+  ptl_handle_md_t mdh; /* the MD (held: pending) that gets the ACK; PTL_HANDLE_NONE: no ACK, nothing held */
+  ptl_evinfo_t ack;
+  int done;            /* the rescuer saw the flush end, with status st */
+  ucs_status_t st;
+} ptl_late_t;
+#define PTL_LATE_MAX 64
 
 /* A deferred control message (arrived ahead of its turn). */
 typedef struct ptl_ctlq {
@@ -148,7 +163,20 @@ typedef struct ptl_x {
   /* client thread */
   _Atomic int busy;        /* inside a shortcut operation */
   int asym;                /* membarrier() orders busy against revocations (else a fence) */
-  int tx_inflight;         /* sends on txw not yet complete */
+  int tx_inflight;         /* sends and late flushes on txw not yet complete */
+  /* shortcut Puts whose flush is in flight (late[0..nlate)), and how many
+   * of them the progress thread may still have to wait for */
+  ptl_late_t late[PTL_LATE_MAX];
+  int nlate;
+  _Atomic int unflushed;
+  /* txw belongs to the client thread while it uses it (in_tx, set by
+   * ptl_tx_enter; or busy, in a shortcut operation); while it does not,
+   * the progress thread may take it to finish those flushes (rescuing 1:
+   * it wants it, 2: it has it) -- ptl_put.c, "late flushes" */
+  _Atomic int in_tx, rescuing;
+  int tx_depth;
+  ptl_op_t *deferred;   /* app-side sends the rescuer saw end: the client finishes them (lock held) */
+  uint64_t owed_since;  /* progress thread: when the acknowledgements owed started to wait for flushes */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
   ptl_pool_t ops[2];       /* ptl_op_t per side */
   ptl_xmem_t *xmem;
@@ -205,6 +233,31 @@ int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, 
 
 /* ptl_put.c */
 void ptl_send_cb(void *req, ucs_status_t st, void *user_data); /* an app-side send completed */
+/* Client thread: progress txw, then finish what ended (late flushes' ACKs,
+ * sends the rescuer saw end); the count ucp_worker_progress gave. */
+unsigned ptl_tx_progress(ptl_ni_t *ni);
+int ptl_tx_rescue(ptl_ni_t *ni); /* progress thread: 1 if no flush is owed any more */
+void ptl_tx_wait_rescue(ptl_x_t *x);
+
+/* The client thread takes txw (from the rescuer, if it has it) where it
+ * uses it outside a shortcut operation, and gives it back after; nested
+ * calls count.  A plain store and a look, Dekker-style against the
+ * rescuer's store, barrier and look (membarrier() where there is one, as
+ * for busy; a shortcut operation's busy is such a claim too). */
+static inline void ptl_tx_enter(ptl_x_t *x) {
+  if (x->tx_depth++) return;
+  if (PTL_LIKELY(x->asym)) {
+    atomic_store_explicit(&x->in_tx, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+  } else {
+    atomic_store(&x->in_tx, 1);
+  }
+  if (PTL_UNLIKELY(atomic_load(&x->rescuing))) ptl_tx_wait_rescue(x);
+}
+static inline void ptl_tx_leave(ptl_x_t *x) {
+  if (--x->tx_depth) return;
+  atomic_store_explicit(&x->in_tx, 0, memory_order_release);
+}
 void ptl_xport_ni_gone(int gone); /* PtlNIFini: the NI is destroyed (1), a new one opened (0) */
 void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w);       /* rx side */
 

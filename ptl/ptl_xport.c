@@ -383,8 +383,11 @@ static void host_block(ptl_ni_t *ni, uint64_t seen, int timeout_ms) {
 #define LEND_EVERY 8
 static unsigned offload_progress(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
-  unsigned n = ucp_worker_progress(x->txw) + ptl_main_progress(x);
+  unsigned n;
+  ptl_tx_enter(x);
+  n = ptl_tx_progress(ni) + ptl_main_progress(x);
   ni->idle_skip = x->tx_inflight ? 0 : LEND_EVERY - 1;
+  ptl_tx_leave(x);
   return n;
 }
 
@@ -394,8 +397,10 @@ static void offload_block(ptl_ni_t *ni, uint64_t seen, int timeout_ms) {
   ptl_x_t *x = ptl_x(ni);
   uint64_t junk;
   atomic_store(&ni->sleepers, 1);
+  ptl_tx_enter(x);
   if (atomic_load(&ni->posted) == seen && (x->efd_tx < 0 || ucp_worker_arm(x->txw) == UCS_OK))
     wait_fds(x->wake_fd, x->efd_tx, timeout_ms);
+  ptl_tx_leave(x);
   atomic_store(&ni->sleepers, 0);
   if (read(x->wake_fd, &junk, sizeof(junk)) < 0) { /* nothing to drain */
   }

@@ -71,9 +71,10 @@ typedef struct stp_ucx_remote {
 
 /* Open: context with the given UCP_FEATURE_* bits, one worker (thread_multi:
  * UCS_THREAD_MODE_MULTI for users with a progress thread), endpoints to every
- * rank.  Collective. */
+ * rank.  config: UCX settings this user needs (name, value, ..., NULL; names
+ * without UCX_), over the environment's; NULL: none.  Collective. */
 ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_boot_t *boot, uint64_t features, int thread_multi,
-                          const char *user);
+                          const char *user, const char *const *config);
 /* Close endpoints (flushing what is in flight; a peer that does not answer
  * within a second is not waited for), worker and context.  Not collective.
  * Close extra workers first. */

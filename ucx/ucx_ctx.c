@@ -124,8 +124,9 @@ static void close_all(stp_ucx_t *u, ucp_worker_h worker, ucp_ep_h **eptab) {
 }
 
 ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_boot_t *boot, uint64_t features, int thread_multi,
-                          const char *user) {
+                          const char *user, const char *const *config) {
   ucp_params_t params;
+  ucp_config_t *cfg = NULL;
   ucp_address_t *addr = NULL;
   size_t alen = 0, maxlen = 0;
   size_t *lens = NULL;
@@ -142,7 +143,18 @@ ucs_status_t stp_ucx_open(stp_ucx_t *u, const stp_boot_t *boot, uint64_t feature
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
   params.features = features;
   params.mt_workers_shared = thread_multi ? 1 : 0;
-  st = ucp_init(&params, NULL, &u->context);
+  if (config) {
+    st = ucp_config_read(NULL, NULL, &cfg);
+    for (int i = 0; st == UCS_OK && config[i]; i += 2)
+      if ((st = ucp_config_modify(cfg, config[i], config[i + 1])) != UCS_OK)
+        stp_ucx_report(u, st, "setting UCX_%s=%s", config[i], config[i + 1]);
+    if (st != UCS_OK) {
+      if (cfg) ucp_config_release(cfg);
+      return st;
+    }
+  }
+  st = ucp_init(&params, cfg, &u->context);
+  if (cfg) ucp_config_release(cfg);
   if (st != UCS_OK) {
     stp_ucx_report(u, st, "creating the UCX context (ucp_init)");
     return st;

@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
   if (argc > 2 && !strcmp(argv[1], "-n")) iters = atoi(argv[2]);
   stp_boot_t boot;
   if (stp_boot_mpi_open(&argc, &argv, "ucxbench", 0, &boot)) MPI_Abort(MPI_COMM_WORLD, 1);
-  check(stp_ucx_open(&u, &boot, UCP_FEATURE_RMA | UCP_FEATURE_AM, 0, "ucxbench"), "open");
+  check(stp_ucx_open(&u, &boot, UCP_FEATURE_RMA | UCP_FEATURE_AM, 0, "ucxbench", NULL), "open");
   am_handler(AM_PING);
   am_handler(AM_PONG);
   check(stp_ucx_region_map(&u, NULL, SEG_BYTES, STP_UCX_ALLOCATE | STP_UCX_RKEY, &seg), "segment");

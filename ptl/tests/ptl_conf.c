@@ -827,9 +827,10 @@ static void t_publish(void) {
   check_ev(&re, __LINE__, PTL_EVENT_REPLY_END, to, 14, 0x30, 40, 40, 16, emd, &ed, 0);
   CHECK(rs.link == 0 && re.link == rs.sequence && rs.sequence == ea.sequence + 1 && re.sequence == rs.sequence + 1);
   CHECK(memcmp(ebuf + 16, gbuf + 8, 40) == 0); /* the same bytes of `to`'s segment as gbuf got */
-  if (shortcut) { /* an EQ with room for two of the three events: the ACK is
-                  * dropped, counted, and reported by the next take (a
-                  * matched ACK would wait in the progress thread's ring) */
+  if (shortcut && !unmapped) { /* an EQ with room for two of the three events: the ACK is
+                               * dropped, counted, and reported by the next take (a
+                               * matched ACK would wait in the progress thread's ring;
+                               * over TCP the ACK comes later too: late_ack) */
     ptl_handle_eq_t seq2;
     ptl_handle_md_t smd2;
     ptl_event_t e1, e2;
@@ -1621,6 +1622,113 @@ static void t_reqrb_oneside(void) {
   free(seen);
 }
 
+/* Late ACKs (offload, shortcut Puts): a Put is locally complete when it
+ * returns -- its SEND_END -- and its ACK may come later, when its flush
+ * ends (over TCP: PTLX_SR_LATE_ACK).  Each ACK after its SEND_END, every
+ * byte there by then.  Then the client that owes those flushes stays out
+ * of ptl (a plain MPI barrier) while rank 0 unlinks the entry it wrote
+ * into: the revocation must still be acknowledged (the progress thread
+ * finishes the flushes itself, PTLX_SR_TX_RESCUE), and once PtlMEUnlink
+ * returns every byte of those Puts has landed. */
+#define LA_N 16
+#define LA_SZ (32u << 10)
+/* The events of LA_N Puts of LA_SZ to slots first.. of the target: each
+ * SEND_END once, each ACK once and after its SEND_END, all successful. */
+static void la_events(ptl_handle_eq_t ieq, int first) {
+  int sent[LA_N] = {0}, acked[LA_N] = {0}, nev = 0, which;
+  ptl_event_t ev;
+  while (nev < 2 * LA_N && PtlEQPoll(&ieq, 1, 10000, &ev, &which) == PTL_OK) {
+    int i = (int)(ev.offset / LA_SZ) - first;
+    nev++;
+    if (ev.offset % LA_SZ || i < 0 || i >= LA_N || ev.ni_fail_type != PTL_NI_OK || ev.mlength != LA_SZ) {
+      test_fail(__LINE__, "%s: offset %llu, mlength %llu, fail %u", PtlEventKindStr(ev.type),
+                (unsigned long long)ev.offset, (unsigned long long)ev.mlength, ev.ni_fail_type);
+      break;
+    }
+    if (ev.type == PTL_EVENT_SEND_END) {
+      CHECK(!sent[i]++);
+    } else if (ev.type == PTL_EVENT_ACK) {
+      CHECK(sent[i] && !acked[i]++); /* after its SEND_END */
+    } else {
+      test_fail(__LINE__, "unexpected %s", PtlEventKindStr(ev.type));
+    }
+  }
+  CHECK(nev == 2 * LA_N);
+  EXPECT_NONE(ieq, 0);
+}
+static void t_late_ack(void) {
+  size_t segn = 2 * LA_N * (size_t)LA_SZ;
+  void *seg;
+  unsigned char *sbuf = malloc(segn);
+  ptl_handle_md_t tmd, smd;
+  ptl_handle_me_t me;
+  ptl_handle_eq_t ieq;
+  int to = (rank + 1) % nprocs, from = (rank + nprocs - 1) % nprocs;
+  int shortcut = publishes(rank) && publishes(to);
+  OK(PtlXMemAlloc(ni, segn, &seg));
+  memset(seg, 0, segn);
+  OK(PtlEQAlloc(ni, 4 * LA_N + 8, PTL_EQ_HANDLER_NONE, &ieq));
+  OK(PtlMEAttach(ni, 13, ANY, 0x5, 0, PTL_RETAIN, PTL_INS_AFTER, &me));
+  OK(PtlMDAttach(me, test_md(seg, segn, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, &tmd));
+  OK(PtlMDBind(ni, test_md(sbuf, segn, PTL_MD_THRESH_INF, PTL_MD_EVENT_START_DISABLE, ieq, NULL), PTL_RETAIN, &smd));
+  tbarrier();
+  /* until the publication has arrived (shortcut Puts) */
+  ptl_sr_value_t sc0 = status(PTLX_SR_SHORTCUT_PUT);
+  for (double t0 = now_s(); shortcut && status(PTLX_SR_SHORTCUT_PUT) == sc0 && now_s() - t0 < 5;) {
+    OK(PtlPutRegion(smd, 0, 8, PTL_ACK_REQ, pid_of(to), 13, 0, 0x5, 0, 0));
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(ieq, PTL_EVENT_ACK);
+  }
+  CHECK(!shortcut || status(PTLX_SR_SHORTCUT_PUT) > sc0);
+  ptl_sr_value_t late0 = status(PTLX_SR_LATE_ACK), resc0 = status(PTLX_SR_TX_RESCUE);
+  tbarrier();
+  /* 1: LA_N Puts issued back to back, then their events */
+  for (int i = 0; i < LA_N; i++) {
+    fill(sbuf + (size_t)i * LA_SZ, LA_SZ, 1000u + 64u * (unsigned)rank + (unsigned)i);
+    OK(PtlPutRegion(smd, (size_t)i * LA_SZ, LA_SZ, PTL_ACK_REQ, pid_of(to), 13, 0, 0x5, (size_t)i * LA_SZ, 0));
+  }
+  la_events(ieq, 0);
+  if (shortcut && unmapped) CHECK(status(PTLX_SR_LATE_ACK) > late0); /* a flush over TCP is a round trip */
+  if (!unmapped) CHECK(status(PTLX_SR_LATE_ACK) == late0);          /* over shared memory it ends at once */
+  tbarrier();
+  for (int i = 0; i < LA_N; i++)
+    CHECK(filled((unsigned char *)seg + (size_t)i * LA_SZ, LA_SZ, 1000u + 64u * (unsigned)from + (unsigned)i));
+  tbarrier();
+  /* 2 (every process offload and publishing: all Puts take the shortcut,
+   * none needs a target that polls): Puts into the second half, then out
+   * of ptl while rank 0 revokes its entry */
+  if (!publishing || !offload || mixed) {
+    OK(PtlMEUnlink(me));
+    goto done;
+  }
+  for (int i = 0; i < LA_N; i++) {
+    size_t o = (size_t)(LA_N + i) * LA_SZ;
+    fill(sbuf + o, LA_SZ, 2000u + 64u * (unsigned)rank + (unsigned)i);
+    OK(PtlPutRegion(smd, o, LA_SZ, PTL_ACK_REQ, pid_of(to), 13, 0, 0x5, o, 0));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    OK(PtlMEUnlink(me)); /* (its MD goes with it) */
+    for (int i = 0; i < LA_N; i++)
+      CHECK(filled((unsigned char *)seg + (size_t)(LA_N + i) * LA_SZ, LA_SZ, 2000u + 64u * (unsigned)from + (unsigned)i));
+  }
+  MPI_Barrier(MPI_COMM_WORLD); /* everyone else stays out of ptl until rank 0 is through */
+  if (to == 0 && shortcut && unmapped) CHECK(status(PTLX_SR_TX_RESCUE) > resc0);
+  la_events(ieq, LA_N);
+  tbarrier();
+  if (rank) {
+    for (int i = 0; i < LA_N; i++)
+      CHECK(filled((unsigned char *)seg + (size_t)(LA_N + i) * LA_SZ, LA_SZ, 2000u + 64u * (unsigned)from + (unsigned)i));
+    OK(PtlMEUnlink(me));
+  }
+done:
+  tbarrier();
+  OK(PtlMDUnlink(smd));
+  OK(PtlEQFree(ieq));
+  OK(PtlXMemFree(ni, seg));
+  free(sbuf);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -1642,6 +1750,7 @@ static const struct {
     {"stress", t_stress},
     {"events_oneside", t_events_oneside},
     {"reqrb_oneside", t_reqrb_oneside},
+    {"late_ack", t_late_ack},
 };
 
 int main(int argc, char **argv) {

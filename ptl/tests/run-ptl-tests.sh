@@ -118,6 +118,12 @@ if [[ " $MODES " == *" offload "* ]]; then
   conf_run 2 offload env UCX_TLS=tcp,self PTL_TEST_UNMAPPED=1
   subtests=()
   report "np=2 mode=offload UCX_TLS=tcp,self reqrb_oneside (eager matched path)" "$rc"
+  # ... and shortcut Puts whose flush is a round trip: SEND_END first, the
+  # ACK later; a revocation while their client stays out of ptl
+  subtests=(late_ack publish)
+  conf_run 3 offload env UCX_TLS=tcp,self PTL_TEST_UNMAPPED=1
+  subtests=()
+  report "np=3 mode=offload UCX_TLS=tcp,self late_ack publish (late ACKs, the rescuer)" "$rc"
 fi
 
 # MD pinning refused (RLIMIT_MEMLOCK of 16 KiB; as root, CAP_IPC_LOCK
