@@ -19,11 +19,9 @@
  * entry revoked and takes the matched path, or the progress thread sees it
  * busy and waits before acknowledging.
  */
-#include <linux/membarrier.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ptl_ucx.h"
@@ -630,7 +628,7 @@ void ptl_pub_acks(ptl_ni_t *ni) {
   if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
       atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
     return;
-  if (x->unfenced && x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  if (x->unfenced) ptl_fence_client(x);
   x->unfenced = 0;
   /* (a late flush counted before busy cleared: seen here if busy is) */
   if (!atomic_load(&x->busy) && ptl_tx_rescue(ni)) {

@@ -4,12 +4,9 @@
  * published, ptl.h section 5) or is sent as an active message to be
  * matched; and here is what comes back for it (send completion, ACK).
  */
-#include <linux/membarrier.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "ptl_ucx.h"
 
@@ -100,12 +97,7 @@ static inline __attribute__((always_inline)) ptl_pubent_t *sc_begin(ptl_x_t *x, 
   ptl_peer_t *peer = &x->peer[target];
   ptl_pubent_t *e;
   if (!atomic_load_explicit(&peer->npub, memory_order_relaxed)) return NULL;
-  if (PTL_LIKELY(x->asym)) { /* the revoking thread's membarrier() stands in for our fence */
-    atomic_store_explicit(&x->busy, 1, memory_order_relaxed);
-    atomic_signal_fence(memory_order_seq_cst);
-  } else {
-    atomic_store(&x->busy, 1);
-  }
+  ptl_client_raise(x, &x->busy); /* (the revoking thread's membarrier() stands in for our fence) */
   if (PTL_UNLIKELY(atomic_load(&x->rescuing))) ptl_tx_wait_rescue(x); /* busy claims txw too (ptl_tx_enter) */
   e = &peer->pub[peer->hot]; /* the entry used last, most likely */
   if (PTL_UNLIKELY(atomic_load(&e->state) != PUB_VALID || e->pt != pt || ((e->bits ^ bits) & e->mask)))
@@ -505,7 +497,7 @@ int ptl_tx_rescue(ptl_ni_t *ni) {
   if (t - x->owed_since < PTL_RESCUE_NS) return 0;
   x->owed_since = t;
   atomic_store(&x->rescuing, 1);
-  if (x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  ptl_fence_client(x);
   if (atomic_load(&x->in_tx) || atomic_load(&x->busy)) { /* in ptl: it progresses its worker itself */
     atomic_store_explicit(&x->rescuing, 0, memory_order_release);
     return 0;

@@ -13,7 +13,10 @@
 #ifndef PTL_UCX_H
 #define PTL_UCX_H
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <ucp/api/ucp.h>
+#include <unistd.h>
 
 #include "ptl_internal.h"
 #include "ptl_wire.h"
@@ -239,6 +242,22 @@ unsigned ptl_tx_progress(ptl_ni_t *ni);
 int ptl_tx_rescue(ptl_ni_t *ni); /* progress thread: 1 if no flush is owed any more */
 void ptl_tx_wait_rescue(ptl_x_t *x);
 
+/* The client thread raises one of its flags (busy, in_tx) for the
+ * progress thread, which stores its own mark and then calls
+ * ptl_fence_client before it reads the flag (Dekker).  A plain store where
+ * membarrier() stands in for the client's fence, else a seq_cst one. */
+static inline void ptl_client_raise(const ptl_x_t *x, _Atomic int *flag) {
+  if (PTL_LIKELY(x->asym)) {
+    atomic_store_explicit(flag, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+  } else {
+    atomic_store(flag, 1);
+  }
+}
+static inline void ptl_fence_client(const ptl_x_t *x) {
+  if (x->asym) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+
 /* The client thread takes txw (from the rescuer, if it has it) where it
  * uses it outside a shortcut operation, and gives it back after; nested
  * calls count.  A plain store and a look, Dekker-style against the
@@ -246,12 +265,7 @@ void ptl_tx_wait_rescue(ptl_x_t *x);
  * for busy; a shortcut operation's busy is such a claim too). */
 static inline void ptl_tx_enter(ptl_x_t *x) {
   if (x->tx_depth++) return;
-  if (PTL_LIKELY(x->asym)) {
-    atomic_store_explicit(&x->in_tx, 1, memory_order_relaxed);
-    atomic_signal_fence(memory_order_seq_cst);
-  } else {
-    atomic_store(&x->in_tx, 1);
-  }
+  ptl_client_raise(x, &x->in_tx);
   if (PTL_UNLIKELY(atomic_load(&x->rescuing))) ptl_tx_wait_rescue(x);
 }
 static inline void ptl_tx_leave(ptl_x_t *x) {
