@@ -99,10 +99,12 @@ void stp_ev_wait(stp_ev_t *e, unsigned mask);
 /* Nothing outstanding in any category and no sync due: what stp_ev_wait
  * finds first, answered inline (a blocking call whose operation ended at
  * once pays no call). */
+/* (written out: the compiler kept the loop over the categories, 27
+ * instructions of the ucx stage's 8-byte blocking put, against 8) */
+_Static_assert(STP_EC_N == 6, "stp_ev_idle names every category");
 static inline int stp_ev_idle(const stp_ev_t *e) {
-  uint32_t any = e->put_sync;
-  for (int c = 0; c < STP_EC_N; c++) any |= e->n[c];
-  return !any;
+  const uint32_t *n = e->n;
+  return !(e->put_sync | n[0] | n[1] | n[2] | n[3] | n[4] | n[5]);
 }
 
 #endif /* STP_EVENT_H */
