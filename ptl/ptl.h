@@ -59,6 +59,11 @@
  *   Put, target:     PUT_START (matched), PUT_END (data in place).
  *   Get, target:     GET_START (matched), GET_END (reply data sent).
  *   Get, initiator:  REPLY_START, REPLY_END (data in place: the Get is done).
+ *   Atomic (section 6), initiator: SEND_START, SEND_END, ACK (as a Put);
+ *                    fetching: SEND_START, SEND_END (put MD), REPLY_START,
+ *                    REPLY_END (get MD: old values in place).
+ *   Atomic, target:  ATOMIC_START, ATOMIC_END (done), or for a fetching
+ *                    one FETCH_ATOMIC_START, FETCH_ATOMIC_END (reply sent).
  *   Any MD:          UNLINK, after the event of the operation that unlinked it.
  *
  * Event fields (ptl_event_t):
@@ -75,7 +80,8 @@
  *                 at which the data landed in the target MD.
  *   md_handle, md the MD concerned and a snapshot of it (md.user_ptr is the
  *                 client's tag; md.threshold is the remaining threshold)
- *   hdr_data      the Put's 64-bit header data (PUT_*, SEND_*, ACK); 0 else
+ *   hdr_data      the Put's or atomic's 64-bit header data (PUT_*, SEND_*,
+ *                 ACK, ATOMIC_*, FETCH_ATOMIC_*); 0 else
  *   link          END events: the sequence of the matching START event in
  *                 the same EQ (0 when there was none)
  *   sequence      position of this event in its EQ (0, 1, 2, ...)
@@ -270,6 +276,92 @@
  * PtlEQWait/Poll is woken by a message from the writer.  Where UCX cannot
  * map the memory (another host, ordinary memory) an event entry is
  * published but never written one-sidedly: everything is matched.
+ *
+ * ------------------------------------------------------------------------
+ * 6. Atomic operations (Portals 4 semantics, Portals 3.3 argument style)
+ * ------------------------------------------------------------------------
+ * PtlAtomic, PtlFetchAtomic and PtlSwap (section "atomics" below) combine
+ * [local_offset, +length) of the initiator's MD with the target memory at
+ * remote_offset of the entry that matches, element by element: length is
+ * a multiple of the datatype's size, at most PTLX_MAX_ATOMIC_SIZE bytes
+ * (several elements per call), but for the conditional and masked swaps
+ * (PTL_CSWAP*, PTL_MSWAP), which take exactly one element -- as in
+ * Portals 4.  For each element t of the target, x of the initiator's data
+ * and the operand o (PtlSwap only):
+ *   PTL_MIN, PTL_MAX   t = min(t, x) / max(t, x)
+ *   PTL_SUM, PTL_PROD  t = t + x / t * x (integers wrap)
+ *   PTL_LOR, PTL_LAND, PTL_LXOR   t = (t != 0) op (x != 0), 0 or 1
+ *   PTL_BOR, PTL_BAND, PTL_BXOR   t = t | x, t & x, t ^ x
+ *   PTL_SWAP           t = x
+ *   PTL_CSWAP(_NE, _LE, _LT, _GE, _GT)   t = x if o == t (o != t, o <= t,
+ *                      o < t, o >= t, o > t): the operand on the left
+ *   PTL_MSWAP          t = (t & ~o) | (x & o)
+ * The datatypes are PTL_INT32_T, PTL_UINT32_T, PTL_INT64_T, PTL_UINT64_T,
+ * PTL_FLOAT and PTL_DOUBLE (comparisons signed, unsigned or floating as
+ * the type says); the logical and bitwise operations and PTL_MSWAP take
+ * integer types only.  PtlAtomic and PtlFetchAtomic take the operations
+ * up to PTL_BXOR, PtlSwap the swaps; anything else is PTLX_ARG_INVALID.
+ * A fetching operation (PtlFetchAtomic, PtlSwap) returns the values the
+ * target held before it, in [get_offset, +length) of get_md.
+ *
+ * Matching is the Put's and Get's (section 1) with the operation's rights:
+ * an atomic needs an MD with PTL_MD_OP_PUT; a fetching atomic or a swap
+ * needs both PTL_MD_OP_PUT and PTL_MD_OP_GET (Portals 4's rule for its
+ * ME options).  Atomics never truncate: an MD that cannot hold the whole
+ * [offset, +length) is skipped, with or without PTL_MD_TRUNCATE.  A
+ * locally managed MD appends atomics like Puts.  A message nothing
+ * takes is dropped: an ACK (if asked) or the REPLY events of type
+ * PTLX_NI_DROPPED, as for Put and Get.
+ *
+ * Events, in the order ptl posts them (section 2's rules apply: START/END
+ * switches, links, sequence):
+ *   PtlAtomic, initiator:  SEND_START, SEND_END (local completion: the
+ *                          data was copied, or sent by the NIC), ACK (if
+ *                          PTL_ACK_REQ and the target MD allows ACKs; the
+ *                          operation is done at the target).
+ *   PtlFetchAtomic / PtlSwap, initiator: SEND_START, SEND_END on put_md,
+ *                          then REPLY_START, REPLY_END on get_md (the old
+ *                          values are in place: the operation is done).
+ *   target:                ATOMIC_START, ATOMIC_END (non-fetching) or
+ *                          FETCH_ATOMIC_START, FETCH_ATOMIC_END (fetching,
+ *                          END once the reply has been sent).
+ * hdr_data is in the target's events, SEND_* and ACK (REPLY_*: 0, as for
+ * a Get).  Fields are as for Put and Get: rlength = mlength = length.
+ *
+ * Atomicity (Portals 4): an atomic operation is atomic with respect to
+ * every other ptl atomic operation on the same target memory (every path,
+ * every initiator, the target itself included), and NOT with respect to
+ * Puts, Gets or the target's own loads and stores.  Operations with
+ * several elements are atomic element by element.  Two ways do the work:
+ *   - matched (host mode always; offload mode when the shortcut does not
+ *     apply): the target's CPU (in host mode inside a ptl call, in offload
+ *     mode the progress thread or a waiting client) performs the operation
+ *     when it matches the message, with the NI's lock held and every
+ *     naturally aligned element updated by an atomic instruction (a
+ *     compare-and-swap loop for MIN, MAX, PROD, the logical operations,
+ *     the conditional swaps and floats);
+ *   - the NIC (offload mode, both NIs publishing, section 5): a
+ *     one-element 32- or 64-bit integer PTL_SUM, PTL_BOR, PTL_BAND,
+ *     PTL_BXOR (fetching or not), PTL_SWAP or PTL_CSWAP (PtlSwap) to a
+ *     published event-free entry that allows it, at a naturally aligned
+ *     target address, is one UCX atomic (ucp_atomic_op_nbx) with no ptl
+ *     code at the target: a non-fetching one returns locally complete and
+ *     is flushed for its ACK exactly as a shortcut Put is (late ACKs, the
+ *     rescuer: section 5), a fetching one returns remotely complete.
+ *     (A fetching AND, OR or XOR is a fetching add of 0 and then UCX
+ *     compare-and-swaps until one succeeds: UCX 1.13's own fetching
+ *     AND/OR/XOR over shared memory store t op t instead of t op x.)
+ *     Counted in PTLX_SR_ATOMIC_NIC (initiator); atomics performed by a
+ *     target's CPU in PTLX_SR_ATOMIC_CPU (target).
+ * Both ways are hardware atomic instructions on the target memory, so
+ * they can meet on one location: ptl asks UCX for atomics consistent with
+ * the CPU's (UCX_ATOMIC_MODE=cpu, set by ptl in offload mode): over shared
+ * memory UCX's atomics are the initiator's own atomic instructions on the
+ * mapped memory, over TCP they are performed by the target's UCX worker
+ * (the progress thread) with atomic instructions.  (A NIC whose atomics
+ * are not coherent with the CPU's would not be chosen in this mode.)  A
+ * misaligned element is never a UCX atomic: it is updated under the NI's
+ * lock only, which every CPU-path atomic holds.
  */
 #ifndef PTL_H
 #define PTL_H
@@ -324,7 +416,7 @@ typedef struct {
   int max_pt_index;  /* highest portal table index (PTLX_PT_INDEX_MAX) */
   int max_md_iovecs; /* 0: PTL_MD_IOVEC is not supported */
   int max_me_list;   /* entries per match list */
-  int max_getput_md; /* 0: PtlGetPut is not provided */
+  int max_getput_md; /* 0: PtlGetPut is not provided (Portals 4's atomics are: section 6) */
 } ptl_ni_limits_t;
 
 typedef enum { PTL_RETAIN, PTL_UNLINK } ptl_unlink_t;
@@ -364,15 +456,53 @@ typedef enum {
   PTL_EVENT_GET_END,
   PTL_EVENT_PUT_START,
   PTL_EVENT_PUT_END,
-  PTL_EVENT_GETPUT_START, /* never generated: no PtlGetPut */
+  PTL_EVENT_GETPUT_START, /* never generated: no PtlGetPut (the atomics below are Portals 4's way) */
   PTL_EVENT_GETPUT_END,   /* never generated */
   PTL_EVENT_REPLY_START,
   PTL_EVENT_REPLY_END,
   PTL_EVENT_SEND_START,
   PTL_EVENT_SEND_END,
   PTL_EVENT_ACK,
-  PTL_EVENT_UNLINK
+  PTL_EVENT_UNLINK,
+  /* atomics (section 6), at the target */
+  PTL_EVENT_ATOMIC_START,
+  PTL_EVENT_ATOMIC_END,
+  PTL_EVENT_FETCH_ATOMIC_START,
+  PTL_EVENT_FETCH_ATOMIC_END
 } ptl_event_kind_t;
+
+/* Atomic operations and datatypes (section 6; Portals 4's names). */
+typedef enum {
+  PTL_MIN,
+  PTL_MAX,
+  PTL_SUM,
+  PTL_PROD,
+  PTL_LOR,
+  PTL_LAND,
+  PTL_BOR,
+  PTL_BAND,
+  PTL_LXOR,
+  PTL_BXOR, /* PtlAtomic, PtlFetchAtomic: up to here */
+  PTL_SWAP, /* PtlSwap: from here */
+  PTL_CSWAP,
+  PTL_CSWAP_NE,
+  PTL_CSWAP_LE,
+  PTL_CSWAP_LT,
+  PTL_CSWAP_GE,
+  PTL_CSWAP_GT,
+  PTL_MSWAP,
+  PTLX_OP_COUNT
+} ptl_op_t;
+typedef enum {
+  PTL_INT32_T,
+  PTL_UINT32_T,
+  PTL_INT64_T,
+  PTL_UINT64_T,
+  PTL_FLOAT,
+  PTL_DOUBLE,
+  PTLX_DATATYPE_COUNT
+} ptl_datatype_t;
+#define PTLX_MAX_ATOMIC_SIZE 4096u /* bytes per atomic call */
 
 typedef uint32_t ptl_ni_fail_t;
 #define PTL_NI_OK 0u
@@ -440,7 +570,12 @@ typedef uint64_t ptl_sr_value_t;
 /* Times the progress thread finished this process's flushes itself while
  * the client thread was away, so that a revocation could be acknowledged */
 #define PTLX_SR_TX_RESCUE 18u
-#define PTLX_SR_MAX 19u
+/* Atomic operations this NI sent as UCX atomics to published entries (the
+ * NIC: no target CPU), and atomics this NI's CPU performed as a target
+ * (matched: host mode, or offload when the NIC could not) -- section 6 */
+#define PTLX_SR_ATOMIC_NIC 19u
+#define PTLX_SR_ATOMIC_CPU 20u
+#define PTLX_SR_MAX 21u
 
 /* Return codes. */
 enum {
@@ -469,6 +604,7 @@ enum {
   PTL_SEGV, /* NULL where a pointer was required */
   PTL_SR_INDEX_INVALID,
   PTL_UNKNOWN_ERROR,
+  PTLX_ARG_INVALID, /* extension (Portals 4's PTL_ARG_INVALID): an atomic's op, datatype or length */
   PTL_MAX_ERRNO
 };
 
@@ -574,6 +710,29 @@ int PtlGet(ptl_handle_md_t md_handle, ptl_process_id_t target_id, ptl_pt_index_t
 int PtlGetRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length, ptl_process_id_t target_id,
                  ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
                  ptl_size_t remote_offset);
+
+/* ---------------------------------------------------------------- atomics (section 6) */
+/* [local_offset, +length) of md combined by `op` with the target's
+ * memory at remote_offset (op: PTL_MIN ... PTL_BXOR).  Events: SEND_START,
+ * SEND_END, and the ACK if asked.  Returns when issued (the data copied). */
+int PtlAtomic(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length, ptl_ack_req_t ack_req,
+              ptl_process_id_t target_id, ptl_pt_index_t pt_index, ptl_ac_index_t ac_index,
+              ptl_match_bits_t match_bits, ptl_size_t remote_offset, ptl_hdr_data_t hdr_data, ptl_op_t op,
+              ptl_datatype_t datatype);
+/* The same, the target's old values into [get_offset, +length) of get_md
+ * (REPLY_START, REPLY_END there; SEND_START, SEND_END on put_md).  get_md
+ * and put_md may be the same MD. */
+int PtlFetchAtomic(ptl_handle_md_t get_md_handle, ptl_size_t get_offset, ptl_handle_md_t put_md_handle,
+                   ptl_size_t put_offset, ptl_size_t length, ptl_process_id_t target_id, ptl_pt_index_t pt_index,
+                   ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset,
+                   ptl_hdr_data_t hdr_data, ptl_op_t op, ptl_datatype_t datatype);
+/* A fetching swap (op: PTL_SWAP, PTL_CSWAP*, PTL_MSWAP); operand: one
+ * element of datatype, the comparand (CSWAP*) or the mask (MSWAP), unused
+ * (may be NULL) for PTL_SWAP. */
+int PtlSwap(ptl_handle_md_t get_md_handle, ptl_size_t get_offset, ptl_handle_md_t put_md_handle,
+            ptl_size_t put_offset, ptl_size_t length, ptl_process_id_t target_id, ptl_pt_index_t pt_index,
+            ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset, ptl_hdr_data_t hdr_data,
+            const void *operand, ptl_op_t op, ptl_datatype_t datatype);
 
 /* ---------------------------------------------------------------- names */
 const char *PtlErrorStr(int code);

@@ -2,7 +2,7 @@
  * ptl_internal.h -- ptl's object model, shared by its .c files.
  *
  * Two layers.  The pure layer (ptl_obj.c, ptl_eq.c, ptl_match.c, ptl_me.c,
- * ptl_md.c) is the Portals semantics: handles, EQs, match lists, matching,
+ * ptl_md.c, ptl_atomic.c) is the Portals semantics: handles, EQs, match lists, matching,
  * MD bookkeeping, events.  It uses neither MPI nor UCX and is unit-tested on
  * its own.  The transport (ptl_ni.c, ptl_xport.c, ptl_pub.c, ptl_mem.c)
  * plugs into it through ptl_hooks_t.
@@ -46,7 +46,10 @@ static inline uint64_t ptl_now_ns(void) {
 
 enum { PTL_SIDE_APP = 0, PTL_SIDE_RX = 1 };
 #define PTL_MD_EVENTS_OFF (PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE)
-enum { PTL_OP_PUT = 1, PTL_OP_GET = 2 };
+/* what an incoming message asks (ptl_req_t.op): an atomic is matched as a
+ * Put (PTL_MD_OP_PUT), a fetching one needs PTL_MD_OP_PUT and _GET; atomics
+ * never truncate (ptl.h section 6) */
+enum { PTL_OP_PUT = 1, PTL_OP_GET = 2, PTL_OP_ATOMIC = 3, PTL_OP_FETCH = 4 };
 
 /* ---------------------------------------------------------------- handles */
 /* handle = kind:8 | generation:32 | slot:24 */
@@ -530,9 +533,10 @@ static inline __attribute__((always_inline)) void ptl_ev_fill(ptl_event_t *ev, p
 
 #define PTL_START_KINDS                                                                                                \
   ((1u << PTL_EVENT_GET_START) | (1u << PTL_EVENT_PUT_START) | (1u << PTL_EVENT_REPLY_START) |                         \
-   (1u << PTL_EVENT_SEND_START))
+   (1u << PTL_EVENT_SEND_START) | (1u << PTL_EVENT_ATOMIC_START) | (1u << PTL_EVENT_FETCH_ATOMIC_START))
 #define PTL_END_KINDS                                                                                                  \
-  ((1u << PTL_EVENT_GET_END) | (1u << PTL_EVENT_PUT_END) | (1u << PTL_EVENT_REPLY_END) | (1u << PTL_EVENT_SEND_END))
+  ((1u << PTL_EVENT_GET_END) | (1u << PTL_EVENT_PUT_END) | (1u << PTL_EVENT_REPLY_END) | (1u << PTL_EVENT_SEND_END) |  \
+   (1u << PTL_EVENT_ATOMIC_END) | (1u << PTL_EVENT_FETCH_ATOMIC_END))
 
 /* Post `type` on md's EQ if it has one and the kind is enabled (an EQ
  * freed or full: counted in PTLX_SR_EQ_DROPPED).  Returns a link token for
@@ -662,6 +666,41 @@ int ptl_me_publishable(const ptl_meo_t *me, uint64_t *after);
 /* Lock held: md goes inactive (and is unlinked once its operations end, if
  * it was attached with PTL_UNLINK). */
 void ptl_md_deactivate(ptl_mdo_t *md);
+
+/* Atomic operations (ptl.h section 6).  Bytes of an element of dt; 0: not
+ * a datatype. */
+static inline size_t ptl_dt_size(ptl_datatype_t dt) {
+  switch (dt) {
+    case PTL_INT32_T:
+    case PTL_UINT32_T:
+    case PTL_FLOAT: return 4;
+    case PTL_INT64_T:
+    case PTL_UINT64_T:
+    case PTL_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+/* May a call ask for (op, dt, len)?  swap_call: PtlSwap (the swaps), else
+ * PtlAtomic/PtlFetchAtomic (the rest).  PTL_OK or PTLX_ARG_INVALID.  (Also
+ * the target's check of a header from the wire: fuzzed.) */
+static inline int ptl_atomic_check(int swap_call, ptl_op_t op, ptl_datatype_t dt, ptl_size_t len) {
+  size_t sz = ptl_dt_size(dt);
+  int fp = dt == PTL_FLOAT || dt == PTL_DOUBLE;
+  if (!sz || (unsigned)op >= (unsigned)PTLX_OP_COUNT) return PTLX_ARG_INVALID;
+  if (swap_call != (op >= PTL_SWAP)) return PTLX_ARG_INVALID; /* PtlSwap: the swaps; the others: the rest */
+  if (!len || len % sz || len > PTLX_MAX_ATOMIC_SIZE) return PTLX_ARG_INVALID;
+  if (op > PTL_SWAP && len != sz) return PTLX_ARG_INVALID; /* conditional and masked swaps: one element */
+  if (fp && (op == PTL_LOR || op == PTL_LAND || op == PTL_LXOR || op == PTL_BOR || op == PTL_BAND ||
+             op == PTL_BXOR || op == PTL_MSWAP))
+    return PTLX_ARG_INVALID; /* logical, bitwise, masked: integers */
+  return PTL_OK;
+}
+/* ptl_atomic.c */
+/* Apply op to [target, +len) with the initiator's data and (swaps) the
+ * operand's one element; the old values into fetched unless NULL.  A
+ * checked (op, dt, len); the NI's lock held (see ptl_atomic.c). */
+void ptl_atomic_apply(void *target, const void *data, const void *operand, void *fetched, size_t len, ptl_op_t op,
+                      ptl_datatype_t dt);
 
 /* ptl_md.c: an MD is prepared (checked, registered; lock NOT held), then
  * built (lock held), or abandoned if building failed. */

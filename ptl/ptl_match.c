@@ -105,8 +105,23 @@ void ptl_me_unlink_now(ptl_ni_t *ni, ptl_meo_t *me) {
 }
 
 /* ---------------------------------------------------------------- matching */
+/* The rights an operation needs, its START and END events. */
+static const unsigned op_bits[] = {[PTL_OP_PUT] = PTL_MD_OP_PUT,
+                                   [PTL_OP_GET] = PTL_MD_OP_GET,
+                                   [PTL_OP_ATOMIC] = PTL_MD_OP_PUT,
+                                   [PTL_OP_FETCH] = PTL_MD_OP_PUT | PTL_MD_OP_GET};
+static const ptl_event_kind_t op_start[] = {[PTL_OP_PUT] = PTL_EVENT_PUT_START,
+                                            [PTL_OP_GET] = PTL_EVENT_GET_START,
+                                            [PTL_OP_ATOMIC] = PTL_EVENT_ATOMIC_START,
+                                            [PTL_OP_FETCH] = PTL_EVENT_FETCH_ATOMIC_START};
+static const ptl_event_kind_t op_end[] = {[PTL_OP_PUT] = PTL_EVENT_PUT_END,
+                                          [PTL_OP_GET] = PTL_EVENT_GET_END,
+                                          [PTL_OP_ATOMIC] = PTL_EVENT_ATOMIC_END,
+                                          [PTL_OP_FETCH] = PTL_EVENT_FETCH_ATOMIC_END};
+
 int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
-  unsigned opbit = r->op == PTL_OP_PUT ? PTL_MD_OP_PUT : PTL_MD_OP_GET;
+  unsigned opbit = op_bits[r->op];
+  unsigned trunc = r->op >= PTL_OP_ATOMIC ? 0u : PTL_MD_TRUNCATE; /* atomics never truncate */
   ptl_meo_t *me = r->pt <= PTLX_PT_INDEX_MAX ? ni->pt[r->pt].head : NULL;
   ptl_mdo_t *md = NULL;
   ptl_size_t off = 0, mlen = 0;
@@ -119,17 +134,17 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
     n++;
     if (((me->bits ^ r->bits) & me->mask) || !ptl_id_accepts(me->match_id, r->src)) continue;
     md = me->md;
-    if (!md || md->inactive || !(md->d.options & opbit)) continue;
+    if (!md || md->inactive || (md->d.options & opbit) != opbit) continue;
     if (md->xmd) { /* an event entry's running offset: shared with one-sided appenders */
-      if (!ptl_xmd_reserve(md->xmd, md->d.length, md->d.max_size, md->d.options, r->rlength, &off, &mlen, &crossed,
-                           &xops))
+      if (!ptl_xmd_reserve(md->xmd, md->d.length, md->d.max_size, md->d.options & ~(trunc ^ PTL_MD_TRUNCATE),
+                           r->rlength, &off, &mlen, &crossed, &xops))
         continue;
       break;
     }
     off = (md->d.options & PTL_MD_MANAGE_REMOTE) ? r->roffset : md->loffset;
     if (off <= md->d.length && r->rlength <= md->d.length - off)
       mlen = r->rlength;
-    else if ((md->d.options & PTL_MD_TRUNCATE) && off <= md->d.length)
+    else if ((md->d.options & trunc) && off <= md->d.length)
       mlen = md->d.length - off;
     else
       continue;
@@ -141,7 +156,7 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
     ptl_stat(ni, side, PTL_SR_DROP_LENGTH, r->rlength);
     return 0;
   }
-  if (r->op == PTL_OP_PUT) {
+  if (r->op != PTL_OP_GET) { /* (a fetching atomic: its reply counts as a send) */
     ptl_stat(ni, side, PTL_SR_RECV_COUNT, 1);
     ptl_stat(ni, side, PTL_SR_RECV_LENGTH, mlen);
   } else {
@@ -164,16 +179,16 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
   hit->mdh = ptl_obj_handle(&ni->mds, md);
   hit->offset = off;
   hit->mlength = mlen;
-  in = (ptl_evinfo_t){r->src, r->pt, r->bits, r->rlength, mlen, off, r->op == PTL_OP_PUT ? r->hdr : 0, 0, PTL_NI_OK};
-  hit->start_seq = ptl_md_event(ni, md, r->op == PTL_OP_PUT ? PTL_EVENT_PUT_START : PTL_EVENT_GET_START, &in, side);
+  in = (ptl_evinfo_t){r->src, r->pt, r->bits, r->rlength, mlen, off, r->op != PTL_OP_GET ? r->hdr : 0, 0, PTL_NI_OK};
+  hit->start_seq = ptl_md_event(ni, md, op_start[r->op], &in, side);
   return 1;
 }
 
 void ptl_match_end(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, ptl_ni_fail_t fail, int side) {
   ptl_evinfo_t in = {
-      r->src,         r->pt, r->bits, r->rlength, hit->mlength, hit->offset, r->op == PTL_OP_PUT ? r->hdr : 0,
+      r->src,         r->pt, r->bits, r->rlength, hit->mlength, hit->offset, r->op != PTL_OP_GET ? r->hdr : 0,
       hit->start_seq, fail};
-  ptl_md_event(ni, hit->md, r->op == PTL_OP_PUT ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END, &in, side);
+  ptl_md_event(ni, hit->md, op_end[r->op], &in, side);
   /* an operation that reserved through the shared state ends there (not
    * one that began before the MD was published; and not once the state is
    * given back: then the MD counts only `pending`) */

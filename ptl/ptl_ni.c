@@ -128,7 +128,10 @@ static void x_close(ptl_x_t *x) {
  * several shortcut Puts in flight on one endpoint (their flushes late:
  * ptl_put.c), UCX 1.13's TCP Put (put_zcopy) crashes the target's worker
  * (a stress test of 4 processes over UCX_TLS=tcp,self: 16 of 20 runs). */
-static const char *const offload_ucx_config[] = {"PUT_ENABLE", "n", NULL};
+/* And UCX's atomics must be atomic with respect to the CPU's: the target's
+ * CPU performs the atomics the NIC path cannot, on the same memory (ptl.h
+ * section 6). */
+static const char *const offload_ucx_config[] = {"PUT_ENABLE", "n", "ATOMIC_MODE", "cpu", NULL};
 
 int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desired, ptl_ni_limits_t *actual,
               ptl_handle_ni_t *ni_handle) {
@@ -158,10 +161,11 @@ int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desir
     return PTL_NO_SPACE;
   }
   x->wake_fd = x->efd_main = x->efd_tx = -1;
-  if (ptl_pool_init(&x->ops[0], PTL_KIND_OP, sizeof(ptl_op_t), 1u << 22) != PTL_OK ||
-      ptl_pool_init(&x->ops[1], PTL_KIND_OP, sizeof(ptl_op_t), 1u << 22) != PTL_OK)
+  if (ptl_pool_init(&x->ops[0], PTL_KIND_OP, sizeof(ptl_xop_t), 1u << 22) != PTL_OK ||
+      ptl_pool_init(&x->ops[1], PTL_KIND_OP, sizeof(ptl_xop_t), 1u << 22) != PTL_OK)
     goto fail;
-  if (stp_ucx_open(&x->u, &lib.boot, UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP, offload, "ptl",
+  if (stp_ucx_open(&x->u, &lib.boot, UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP |
+                                          (offload ? UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 : 0), offload, "ptl",
                    offload ? offload_ucx_config : NULL) != UCS_OK)
     goto fail;
   if (offload && stp_ucx_worker_open(&x->u, &x->tx, 0) != UCS_OK) goto fail;

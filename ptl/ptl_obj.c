@@ -166,10 +166,12 @@ int PtlNIStatus(ptl_handle_ni_t ni_handle, ptl_sr_index_t idx, ptl_sr_value_t *s
   if (idx >= PTLX_SR_MAX) return PTL_SR_INDEX_INVALID;
   *status = PTL_RD(ni->sr[PTL_SIDE_APP][idx]) + PTL_RD(ni->sr[PTL_SIDE_RX][idx]);
   /* shortcut operations count only as such (one statistic less on the hot
-   * path): a shortcut Put is a send, a shortcut Get a send and a receive */
+   * path): a shortcut Put or NIC atomic is a send, a shortcut Get a send
+   * and a receive */
   if (idx == PTL_SR_SEND_COUNT || idx == PTL_SR_RECV_COUNT)
     *status += PTL_RD(ni->sr[PTL_SIDE_APP][PTLX_SR_SHORTCUT_GET]);
-  if (idx == PTL_SR_SEND_COUNT) *status += PTL_RD(ni->sr[PTL_SIDE_APP][PTLX_SR_SHORTCUT_PUT]);
+  if (idx == PTL_SR_SEND_COUNT)
+    *status += PTL_RD(ni->sr[PTL_SIDE_APP][PTLX_SR_SHORTCUT_PUT]) + PTL_RD(ni->sr[PTL_SIDE_APP][PTLX_SR_ATOMIC_NIC]);
   return PTL_OK;
 }
 
@@ -243,6 +245,7 @@ const char *PtlErrorStr(int code) {
       [PTL_SEGV] = "PTL_SEGV",
       [PTL_SR_INDEX_INVALID] = "PTL_SR_INDEX_INVALID",
       [PTL_UNKNOWN_ERROR] = "PTL_UNKNOWN_ERROR",
+      [PTLX_ARG_INVALID] = "PTLX_ARG_INVALID",
   };
   return (code >= 0 && code < PTL_MAX_ERRNO) ? names[code] : "(not a ptl status)";
 }
@@ -252,6 +255,7 @@ const char *PtlEventKindStr(ptl_event_kind_t kind) {
       "PTL_EVENT_GET_START",    "PTL_EVENT_GET_END",    "PTL_EVENT_PUT_START",   "PTL_EVENT_PUT_END",
       "PTL_EVENT_GETPUT_START", "PTL_EVENT_GETPUT_END", "PTL_EVENT_REPLY_START", "PTL_EVENT_REPLY_END",
       "PTL_EVENT_SEND_START",   "PTL_EVENT_SEND_END",   "PTL_EVENT_ACK",         "PTL_EVENT_UNLINK",
+      "PTL_EVENT_ATOMIC_START", "PTL_EVENT_ATOMIC_END", "PTL_EVENT_FETCH_ATOMIC_START", "PTL_EVENT_FETCH_ATOMIC_END",
   };
   return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "(not a ptl event)";
 }

@@ -183,7 +183,7 @@ static void batch_queue(ctl_batch_t *b, const ctl_rec_t *r) {
  * the handler inside the send, on this thread). */
 static void batch_send(ptl_ni_t *ni, int p, ctl_batch_t *b) {
   ptl_x_t *x = ptl_x(ni);
-  ptl_op_t *op;
+  ptl_xop_t *op;
   char *pay, *at;
   size_t bytes = 0;
   int rc;
@@ -535,7 +535,7 @@ ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *d
  * entry was in use here (see lagging peers). */
 static void ctl_ack(ptl_ni_t *ni, const ptl_wctl_t *w, int used) {
   ptl_lock(ni);
-  ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
+  ptl_xop_t *op = ptl_op_get(ni, PTL_SIDE_RX);
   if (!op) ptl_die("no resources to acknowledge a revocation from rank %u", (unsigned)w->src); /* it would wait */
   op->req.src.nid = w->src;
   op->w.ctl = *w;

@@ -223,17 +223,12 @@ static void sc_lend_hand(void *x) {
   if (++rounds % 64 == 0) sched_yield();
 }
 
-static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uint32_t target,
-                                                        ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
-                                                        const ptl_pubent_t *e, ptl_size_t roff, void **flush) {
+/* The completion of one UCX operation to a published entry (req, on ep):
+ * waited for; then, for a Put-like one (flushed: a Put, a non-fetching
+ * atomic), the flush that makes it remotely complete.  sc_rma's result. */
+static inline __attribute__((always_inline)) int sc_complete(ptl_x_t *x, ucp_ep_h ep, ucs_status_ptr_t req,
+                                                             int put, void **flush) {
   static const ucp_request_param_t no_param = {.op_attr_mask = 0};
-  ucp_request_param_t p;
-  ucs_status_ptr_t req;
-  ucp_ep_h ep = x->txep[target];
-  p.op_attr_mask = md->reg.memh ? UCP_OP_ATTR_FIELD_MEMH : 0;
-  p.memh = md->reg.memh;
-  req = put ? ucp_put_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
-            : ucp_get_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
   if (PTL_UNLIKELY(req != NULL) && stp_ucx_wait_also(x->txw, req, sc_lend_hand, x) != UCS_OK) return 0;
   if (put) {
     req = PTL_LIKELY(!x->tx_inflight) ? ucp_worker_flush_nbx(x->txw, &no_param) : ucp_ep_flush_nbx(ep, &no_param);
@@ -244,6 +239,34 @@ static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uin
     }
   }
   return 1;
+}
+
+static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uint32_t target,
+                                                        ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
+                                                        const ptl_pubent_t *e, ptl_size_t roff, void **flush) {
+  ucp_request_param_t p;
+  ucs_status_ptr_t req;
+  ucp_ep_h ep = x->txep[target];
+  p.op_attr_mask = md->reg.memh ? UCP_OP_ATTR_FIELD_MEMH : 0;
+  p.memh = md->reg.memh;
+  req = put ? ucp_put_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
+            : ucp_get_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
+  return sc_complete(x, ep, req, put, flush);
+}
+
+/* One UCX atomic of `size` bytes (4 or 8) to a published entry (the NIC
+ * path of ptl.h section 6): val is UCX's operand (the comparand for
+ * CSWAP); reply NULL: not fetching, flushed like a Put (sc_rma's result);
+ * else the old value lands there (for CSWAP it holds the new value first)
+ * and the operation is remotely complete on return. */
+static int sc_amo(ptl_x_t *x, uint32_t target, ucp_atomic_op_t uop, const void *val, void *reply, size_t size,
+                  const ptl_pubent_t *e, ptl_size_t roff, void **flush) {
+  ucp_request_param_t p;
+  ucp_ep_h ep = x->txep[target];
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | (reply ? UCP_OP_ATTR_FIELD_REPLY_BUFFER : 0);
+  p.datatype = ucp_dt_make_contig(size);
+  p.reply_buffer = reply;
+  return sc_complete(x, ep, ucp_atomic_op_nbx(ep, uop, val, 1, e->base + roff, e->rkey, &p), !reply, flush);
 }
 
 /* An event entry (ptl.h section 5): the data and the target's END event
@@ -357,9 +380,11 @@ static void ack_deliver(ptl_ni_t *ni, ptl_handle_md_t mdh, const ptl_evinfo_t *i
   ptl_md_release(ni, md, in, side);
 }
 
+static void amo_lost(ptl_ni_t *ni, ptl_xop_t *op);
+
 /* An initiator-side send ended: SEND_END (Puts), release the MD, and the
  * ACK if it overtook the send. */
-static void send_finish(ptl_op_t *op, ucs_status_t st) {
+static void send_finish(ptl_xop_t *op, ucs_status_t st) {
   ptl_ni_t *ni = op->ni;
   ptl_mdo_t *md;
   ptl_lock(ni);
@@ -368,13 +393,15 @@ static void send_finish(ptl_op_t *op, ucs_status_t st) {
     ptl_md_event(ni, md, PTL_EVENT_SEND_END, &op->info, PTL_SIDE_APP);
     ptl_md_release(ni, md, &op->info, PTL_SIDE_APP);
     if (op->ack_early) ack_deliver(ni, op->mdh, &op->ack, PTL_SIDE_APP);
+  } else if (op->kind == OPK_ATOMIC && st != UCS_OK) {
+    amo_lost(ni, op);
   }
   ptl_op_put(op);
   ptl_unlock(ni);
 }
 
 void ptl_send_cb(void *req, ucs_status_t st, void *user_data) {
-  ptl_op_t *op = user_data;
+  ptl_xop_t *op = user_data;
   ptl_x_t *x = ptl_x(op->ni);
   if (PTL_UNLIKELY(atomic_load_explicit(&x->rescuing, memory_order_relaxed) == 2)) {
     /* run by the rescuer: events are the client thread's to post */
@@ -420,7 +447,7 @@ static void late_ack(ptl_ni_t *ni, const ptl_late_t *l, ucs_status_t st) {
 /* Client thread: late flushes that ended, and sends the rescuer saw end. */
 static __attribute__((noinline)) void tx_finish(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
-  ptl_op_t *op;
+  ptl_xop_t *op;
   int kept = 0;
   for (int i = 0; i < x->nlate; i++) { /* (in order: ACKs keep the order of their Puts where they can) */
     ptl_late_t *l = &x->late[i];
@@ -441,7 +468,7 @@ static __attribute__((noinline)) void tx_finish(ptl_ni_t *ni) {
   x->deferred = NULL;
   ptl_unlock(ni);
   while (op) {
-    ptl_op_t *next = op->deferred;
+    ptl_xop_t *next = op->deferred;
     x->tx_inflight--;
     send_finish(op, op->st);
     op = next;
@@ -474,6 +501,23 @@ static __attribute__((noinline)) void sc_late(ptl_ni_t *ni, ptl_x_t *x, void *re
   x->tx_inflight++;  /* (a send of this thread's in flight: later flushes are the endpoint's) */
   ni->idle_skip = 0; /* its end needs the client's progress */
   ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_LATE_ACK, 1);
+}
+
+/* A Put-like shortcut operation (a Put, a non-fetching atomic) was issued
+ * (ok, flush: sc_rma's result): one whose flush is in flight is kept
+ * until it ends, with its ACK (*ack then 0: it is not posted now); busy
+ * clears. */
+static inline __attribute__((always_inline)) void sc_put_issued(ptl_ni_t *ni, ptl_x_t *x, int ok, void *flush,
+                                                                ptl_handle_md_t mdh, ptl_mdo_t *md, int *ack,
+                                                                ptl_process_id_t target, ptl_pt_index_t pt,
+                                                                ptl_match_bits_t bits, ptl_size_t len,
+                                                                ptl_size_t mlen, ptl_size_t roff, ptl_hdr_data_t hdr) {
+  if (PTL_UNLIKELY(ok == 2)) { /* its ACK comes when the flush ends */
+    ptl_evinfo_t a = {target, pt, bits, len, mlen, roff, hdr, 0, PTL_NI_OK};
+    sc_late(ni, x, flush, mdh, *ack && ptl_ev_posts(md->ev_mask, PTL_EVENT_ACK, PTL_NI_OK), &a);
+    *ack = 0;
+  }
+  sc_end(x);
 }
 
 void ptl_tx_wait_rescue(ptl_x_t *x) {
@@ -525,7 +569,7 @@ static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t
   ptl_ni_t *ni = ptl_ni_of(mdh);
   ptl_x_t *x;
   ptl_mdo_t *md;
-  ptl_op_t *op;
+  ptl_xop_t *op;
   int rc;
   if (PTL_UNLIKELY(!ni)) return PTL_NO_INIT;
   x = ptl_x(ni);
@@ -601,12 +645,7 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
     } else {
       void *flush = NULL;
       ok = sc_rma(x, 1, target.nid, md, loff, mlen, e, roff, &flush);
-      if (PTL_UNLIKELY(ok == 2)) { /* its ACK comes when the flush ends */
-        ptl_evinfo_t a = {target, pt, bits, len, mlen, roff, hdr, 0, PTL_NI_OK};
-        sc_late(ni, x, flush, mdh, ack && ptl_ev_posts(md->ev_mask, PTL_EVENT_ACK, PTL_NI_OK), &a);
-        ack = 0;
-      }
-      sc_end(x);
+      sc_put_issued(ni, x, ok, flush, mdh, md, &ack, target, pt, bits, len, mlen, roff, hdr);
     }
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
@@ -633,7 +672,7 @@ static __attribute__((noinline)) int get_matched(ptl_handle_md_t mdh, ptl_size_t
                                                  ptl_match_bits_t bits, ptl_size_t roff) {
   ptl_ni_t *ni = ptl_ni_of(mdh);
   ptl_mdo_t *md;
-  ptl_op_t *op;
+  ptl_xop_t *op;
   int rc;
   if (PTL_UNLIKELY(!ni)) return PTL_NO_INIT;
   if (PTL_UNLIKELY((rc = check_target(ni, target, pt, ac)) != PTL_OK)) return rc;
@@ -694,7 +733,7 @@ int PtlGet(ptl_handle_md_t mdh, ptl_process_id_t target, ptl_pt_index_t pt, ptl_
 
 void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w) {
   ptl_evinfo_t in = {{w->src, 0}, w->pt, w->bits, w->rlength, w->mlength, w->offset, w->hdr, 0, w->fail};
-  ptl_op_t *op;
+  ptl_xop_t *op;
   ptl_lock(ni);
   op = ptl_pool_get(&ptl_x(ni)->ops[PTL_SIDE_APP], w->op);
   if (op && op->kind == OPK_PUT && op->mdh == w->md) { /* its SEND_END is not out yet */
@@ -704,4 +743,234 @@ void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w) {
     ack_deliver(ni, w->md, &in, PTL_SIDE_RX);
   }
   ptl_unlock(ni);
+}
+
+/* ---------------------------------------------------------------- atomics (ptl.h section 6) */
+/* Lock held.  A matched atomic's send failed after its SEND_END (its data
+ * had been copied): the answer it expects, an ACK or the REPLY events,
+ * says so -- an initiator never waits for ever. */
+static void amo_lost(ptl_ni_t *ni, ptl_xop_t *op) {
+  ptl_evinfo_t in = op->ack;
+  ptl_mdo_t *md;
+  in.fail = PTL_NI_FAIL;
+  if (op->w.amo.reply_md != PTL_HANDLE_NONE) {
+    if (!(md = ptl_pool_get(&ni->mds, op->w.amo.reply_md)) || md->inactive) {
+      ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_STALE, 1);
+      return;
+    }
+    ptl_md_consume(md);
+    md->pending++;
+    in.link = ptl_md_event(ni, md, PTL_EVENT_REPLY_START, &in, PTL_SIDE_APP);
+    ptl_md_event(ni, md, PTL_EVENT_REPLY_END, &in, PTL_SIDE_APP);
+    ptl_md_release(ni, md, &in, PTL_SIDE_APP);
+  } else if (op->w.amo.ack_md != PTL_HANDLE_NONE) {
+    ack_deliver(ni, op->w.amo.ack_md, &in, PTL_SIDE_APP);
+  }
+}
+
+/* Every atomic the NIC does not: checks, the data copied into the op (so
+ * SEND_START and SEND_END are posted at once, before anything can come
+ * back), then a message to be matched, always eager.  gmdh, goff: the get
+ * MD of a fetching one (else PTL_HANDLE_NONE); operand: the swaps'. */
+static __attribute__((noinline)) int amo_matched(ptl_handle_md_t gmdh, ptl_size_t goff, ptl_handle_md_t mdh,
+                                                 ptl_size_t loff, ptl_size_t len, ptl_ack_req_t ack_req,
+                                                 ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac,
+                                                 ptl_match_bits_t bits, ptl_size_t roff, ptl_hdr_data_t hdr,
+                                                 const void *operand, ptl_op_t aop, ptl_datatype_t dt) {
+  ptl_ni_t *ni = ptl_ni_of(mdh);
+  int fetch = gmdh != PTL_HANDLE_NONE, rc;
+  ptl_mdo_t *md, *gmd;
+  ptl_xop_t *op;
+  ptl_x_t *x;
+  uint64_t opnd = 0;
+  if (PTL_UNLIKELY(!ni)) return PTL_NO_INIT;
+  x = ptl_x(ni);
+  if (PTL_UNLIKELY((rc = check_target(ni, target, pt, ac)) != PTL_OK)) return rc;
+  if (PTL_UNLIKELY(ack_req != PTL_ACK_REQ && ack_req != PTL_NO_ACK_REQ)) return PTL_FAIL;
+  if (operand) memcpy(&opnd, operand, ptl_dt_size(dt));
+  ptl_lock(ni);
+  if ((rc = check_md(ni, mdh, loff, len, &md)) != PTL_OK ||
+      (fetch && (rc = check_md(ni, gmdh, goff, len, &gmd)) != PTL_OK)) {
+    ptl_unlock(ni);
+    return rc;
+  }
+  if (!(op = ptl_op_get(ni, PTL_SIDE_APP)) || !(op->bounce = malloc(len))) {
+    if (op) ptl_op_put(op);
+    ptl_unlock(ni);
+    return PTL_NO_SPACE;
+  }
+  memcpy(op->bounce, (char *)md->d.start + loff, len);
+  ptl_md_consume(md);
+  md->pending++;
+  op->kind = OPK_ATOMIC;
+  op->mdh = mdh;
+  op->info = (ptl_evinfo_t){ni->id, pt, bits, len, len, loff, hdr, 0, PTL_NI_OK};
+  op->info.link = ptl_md_event(ni, md, PTL_EVENT_SEND_START, &op->info, PTL_SIDE_APP);
+  ptl_md_event(ni, md, PTL_EVENT_SEND_END, &op->info, PTL_SIDE_APP);
+  ptl_md_release(ni, md, &op->info, PTL_SIDE_APP);
+  /* what a lost send posts instead of the answer (amo_lost) */
+  op->ack = fetch ? (ptl_evinfo_t){target, pt, bits, len, 0, goff, 0, 0, PTL_NI_FAIL}
+                  : (ptl_evinfo_t){target, pt, bits, len, 0, roff, hdr, 0, PTL_NI_FAIL};
+  op->w.amo = (ptl_watomic_t){bits,
+                              roff,
+                              hdr,
+                              !fetch && ack_req == PTL_ACK_REQ ? mdh : PTL_HANDLE_NONE,
+                              ptl_obj_handle(&x->ops[PTL_SIDE_APP], op),
+                              fetch ? gmdh : PTL_HANDLE_NONE,
+                              goff,
+                              opnd,
+                              pt,
+                              ni->id.nid,
+                              (uint32_t)aop,
+                              (uint32_t)dt};
+  ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_COUNT, 1);
+  ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
+  ptl_unlock(ni);
+  ptl_tx_enter(x);
+  rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_ATOMIC | PTL_AM_EAGER, &op->w.amo, sizeof(op->w.amo),
+                   op->bounce, len, NULL, op, ptl_send_cb);
+  ptl_tx_leave(x);
+  if (rc != SEND_LATER) send_finish(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
+  return rc == SEND_FAIL ? PTL_FAIL : PTL_OK;
+}
+
+/* The UCX atomic that does (op, dt, len) on the NIC, or -1: one 32- or
+ * 64-bit integer element, an operation UCX has. */
+static inline int amo_nic_op(ptl_op_t op, ptl_datatype_t dt, ptl_size_t len) {
+  if (dt == PTL_FLOAT || dt == PTL_DOUBLE || len != ptl_dt_size(dt)) return -1;
+  switch (op) {
+    case PTL_SUM: return UCP_ATOMIC_OP_ADD;
+    case PTL_BOR: return UCP_ATOMIC_OP_OR;
+    case PTL_BAND: return UCP_ATOMIC_OP_AND;
+    case PTL_BXOR: return UCP_ATOMIC_OP_XOR;
+    case PTL_SWAP: return UCP_ATOMIC_OP_SWAP;
+    case PTL_CSWAP: return UCP_ATOMIC_OP_CSWAP;
+    default: return -1;
+  }
+}
+
+/* The NIC path's conditions at once (ptl.h section 6): an operation UCX
+ * has (uop >= 0), the shortcut's (sc_enter: both ends publishing, MDs of
+ * infinite threshold, a published entry that takes the message), an
+ * event-free entry allowing PUT (and GET: fetch) that holds the element
+ * whole, at an aligned address.  1 with busy set and *x, *md, *e, (fetch)
+ * *gmd; else 0, busy clear. */
+static inline int amo_enter(ptl_ni_t *ni, ptl_handle_md_t gmdh, ptl_size_t goff, ptl_handle_md_t mdh, ptl_size_t loff,
+                            ptl_size_t len, ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac,
+                            ptl_match_bits_t bits, ptl_size_t roff, int uop, int fetch, ptl_x_t **x, ptl_mdo_t **md,
+                            ptl_mdo_t **gmd, ptl_pubent_t **e) {
+  unsigned need = PTL_MD_OP_PUT | (fetch ? PTL_MD_OP_GET : 0u);
+  ptl_size_t mlen = 0;
+  int unmapped = 0;
+  if (uop < 0 || !sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, x, md, e, &mlen, &unmapped))
+    return 0;
+  if (!(*e)->xev && ((*e)->options & need) == need && mlen == len && !(((*e)->base + roff) & (len - 1)) &&
+      (!fetch || (*gmd = sc_md(ni, gmdh, goff, len))))
+    return 1;
+  sc_end(*x);
+  return 0;
+}
+
+int PtlAtomic(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_req_t ack_req, ptl_process_id_t target,
+              ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff, ptl_hdr_data_t hdr,
+              ptl_op_t aop, ptl_datatype_t dt) {
+  ptl_ni_t *ni = ptl_the_ni;
+  ptl_x_t *x;
+  ptl_mdo_t *md, *gmd = NULL;
+  ptl_pubent_t *e;
+  int rc = ptl_atomic_check(0, aop, dt, len), uop = amo_nic_op(aop, dt, len);
+  if (rc != PTL_OK) return rc;
+  if ((unsigned)ack_req <= (unsigned)PTL_NO_ACK_REQ &&
+      amo_enter(ni, PTL_HANDLE_NONE, 0, mdh, loff, len, target, pt, ac, bits, roff, uop, 0, &x, &md, &gmd, &e)) {
+    int ok, ack = ack_req == PTL_ACK_REQ && !(e->options & PTL_MD_ACK_DISABLE);
+    uint64_t v = 0;
+    void *flush = NULL;
+    memcpy(&v, (char *)md->d.start + loff, len);
+    ok = sc_amo(x, target.nid, (ucp_atomic_op_t)uop, &v, NULL, len, e, roff, &flush);
+    sc_put_issued(ni, x, ok, flush, mdh, md, &ack, target, pt, bits, len, len, roff, hdr);
+    if (md->ev_mask)
+      sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
+                ok ? PTL_NI_OK : PTL_NI_FAIL, ack && ok, target, len, roff);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_ATOMIC_NIC, 1); /* also a SEND_COUNT (PtlNIStatus) */
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
+    return PTL_OK;
+  }
+  return amo_matched(PTL_HANDLE_NONE, 0, mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr, NULL, aop, dt);
+}
+
+/* A fetching AND, OR or XOR on the NIC as UCX atomics that work: the
+ * value read by a fetching add of 0, then compare-and-swaps until one
+ * finds the value it computed from.  (UCX 1.13's own fetching AND, OR and
+ * XOR over shared memory return the old value but store the old value
+ * combined with itself -- t & t, t | t, t ^ t -- whatever the operand:
+ * ptl_conf atomic caught it.)  v, *old: as sc_amo's (size bytes at their
+ * start, the rest 0). */
+static int sc_amo_fbits(ptl_x_t *x, uint32_t target, ucp_atomic_op_t uop, uint64_t v, uint64_t *old, size_t size,
+                        const ptl_pubent_t *e, ptl_size_t roff) {
+  uint64_t zero = 0, cur = 0, got;
+  if (!sc_amo(x, target, UCP_ATOMIC_OP_ADD, &zero, &cur, size, e, roff, NULL)) return 0;
+  for (;;) {
+    got = uop == UCP_ATOMIC_OP_OR ? cur | v : uop == UCP_ATOMIC_OP_AND ? cur & v : cur ^ v;
+    if (!sc_amo(x, target, UCP_ATOMIC_OP_CSWAP, &cur, &got, size, e, roff, NULL)) return 0;
+    if (got == cur) break;
+    cur = got;
+  }
+  *old = cur;
+  return 1;
+}
+
+/* PtlFetchAtomic and PtlSwap (checked). */
+static int amo_fetch(ptl_handle_md_t gmdh, ptl_size_t goff, ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len,
+                     ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits,
+                     ptl_size_t roff, ptl_hdr_data_t hdr, const void *operand, ptl_op_t aop, ptl_datatype_t dt) {
+  ptl_ni_t *ni = ptl_the_ni;
+  ptl_x_t *x;
+  ptl_mdo_t *md, *gmd = NULL;
+  ptl_pubent_t *e;
+  int uop = amo_nic_op(aop, dt, len);
+  if (gmdh == PTL_HANDLE_NONE) return PTL_MD_INVALID;
+  if (amo_enter(ni, gmdh, goff, mdh, loff, len, target, pt, ac, bits, roff, uop, 1, &x, &md, &gmd, &e)) {
+    uint64_t v = 0, old = 0;
+    int ok;
+    if (uop == UCP_ATOMIC_OP_CSWAP) { /* UCX: compare with the operand, the new value in the reply buffer */
+      memcpy(&v, operand, len);
+      memcpy(&old, (char *)md->d.start + loff, len);
+    } else {
+      memcpy(&v, (char *)md->d.start + loff, len);
+    }
+    if (uop == UCP_ATOMIC_OP_AND || uop == UCP_ATOMIC_OP_OR || uop == UCP_ATOMIC_OP_XOR)
+      ok = sc_amo_fbits(x, target.nid, (ucp_atomic_op_t)uop, v, &old, len, e, roff);
+    else
+      ok = sc_amo(x, target.nid, (ucp_atomic_op_t)uop, &v, &old, len, e, roff, NULL);
+    sc_end(x);
+    if (ok) memcpy((char *)gmd->d.start + goff, &old, len);
+    if (md->ev_mask)
+      sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
+                ok ? PTL_NI_OK : PTL_NI_FAIL, 0, target, 0, 0);
+    if (gmd->ev_mask)
+      sc_events(ni, gmd, PTL_EVENT_REPLY_START, PTL_EVENT_REPLY_END, target, pt, bits, len, ok ? len : 0, goff, 0,
+                ok ? PTL_NI_OK : PTL_NI_FAIL, 0, target, 0, 0);
+    ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_ATOMIC_NIC, 1); /* also a SEND_COUNT (PtlNIStatus) */
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
+    ptl_stat(ni, PTL_SIDE_APP, PTL_SR_RECV_LENGTH, len);
+    return PTL_OK;
+  }
+  return amo_matched(gmdh, goff, mdh, loff, len, PTL_NO_ACK_REQ, target, pt, ac, bits, roff, hdr, operand, aop, dt);
+}
+
+int PtlFetchAtomic(ptl_handle_md_t gmdh, ptl_size_t goff, ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len,
+                   ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits,
+                   ptl_size_t roff, ptl_hdr_data_t hdr, ptl_op_t aop, ptl_datatype_t dt) {
+  int rc = ptl_atomic_check(0, aop, dt, len);
+  return rc != PTL_OK ? rc : amo_fetch(gmdh, goff, mdh, loff, len, target, pt, ac, bits, roff, hdr, NULL, aop, dt);
+}
+
+int PtlSwap(ptl_handle_md_t gmdh, ptl_size_t goff, ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len,
+            ptl_process_id_t target, ptl_pt_index_t pt, ptl_ac_index_t ac, ptl_match_bits_t bits, ptl_size_t roff,
+            ptl_hdr_data_t hdr, const void *operand, ptl_op_t aop, ptl_datatype_t dt) {
+  int rc = ptl_atomic_check(1, aop, dt, len);
+  if (rc != PTL_OK) return rc;
+  if (!operand && aop != PTL_SWAP) return PTL_SEGV;
+  return amo_fetch(gmdh, goff, mdh, loff, len, target, pt, ac, bits, roff, hdr, aop == PTL_SWAP ? NULL : operand, aop,
+                   dt);
 }

@@ -31,6 +31,7 @@ enum {
   PTL_AM_CTL,     /* ptl_wctl_t (+ packed rkey): publish / revoke, ordered */
   PTL_AM_CTL_ACK, /* ptl_wctl_t: a revocation is done */
   PTL_AM_WAKE,    /* no header: a one-sided writer filled an MD, or posted to an EQ whose owner may sleep */
+  PTL_AM_ATOMIC,  /* ptl_watomic_t + data: target matches, applies, answers with PTL_AM_ACK or PTL_AM_REPLY */
   PTL_AM_COUNT
 };
 /* Or'ed into the id given to ptl_am_send: send with UCX's eager protocol
@@ -43,11 +44,20 @@ enum {
 #define PTL_EAGER_EV_MAX 65536u
 
 /* What an op is for. */
-enum { OPK_OTHER, OPK_PUT, OPK_GET, OPK_RECV_PUT, OPK_RECV_REPLY, OPK_REPLY, OPK_CTL /* control message, payload in bounce */ };
+enum {
+  OPK_OTHER,
+  OPK_PUT,
+  OPK_GET,
+  OPK_RECV_PUT,
+  OPK_RECV_REPLY,
+  OPK_REPLY,
+  OPK_CTL,   /* control message, payload in bounce */
+  OPK_ATOMIC /* a matched atomic's send, its data in bounce: if it fails, the answer it expects says so */
+};
 
 /* A UCX request's context, pooled per side (no malloc per operation);
  * allocated, freed and looked up with ni->lock held. */
-typedef struct ptl_op {
+typedef struct ptl_xop {
   ptl_obj_t o;
   int side;
   int kind;
@@ -57,7 +67,7 @@ typedef struct ptl_op {
   ptl_req_t req;       /* target side */
   ptl_hit_t hit;
   int ack_early;    /* a Put's ACK came before its send completed */
-  struct ptl_op *deferred; /* in x->deferred: the rescuer saw its send end (with status st) */
+  struct ptl_xop *deferred; /* in x->deferred: the rescuer saw its send end (with status st) */
   ucs_status_t st;
   ptl_evinfo_t ack; /* ... with these fields */
   void *bounce;     /* truncated rendezvous: received here, then copied; a control message's payload (freed by ptl_op_put) */
@@ -67,8 +77,9 @@ typedef struct ptl_op {
     ptl_wack_t ack;
     ptl_wreply_t reply;
     ptl_wctl_t ctl;
+    ptl_watomic_t amo;
   } w; /* header storage until the send completes */
-} ptl_op_t;
+} ptl_xop_t;
 
 /* One published entry of one peer, as an initiator keeps it. */
 enum { PUB_FREE = 0, PUB_PENDING, PUB_VALID, PUB_REVOKED };
@@ -178,10 +189,10 @@ typedef struct ptl_x {
    * it wants it, 2: it has it) -- ptl_put.c, "late flushes" */
   _Atomic int in_tx, rescuing;
   int tx_depth;
-  ptl_op_t *deferred;   /* app-side sends the rescuer saw end: the client finishes them (lock held) */
+  ptl_xop_t *deferred;   /* app-side sends the rescuer saw end: the client finishes them (lock held) */
   uint64_t owed_since;  /* progress thread: when the acknowledgements owed started to wait for flushes */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
-  ptl_pool_t ops[2];       /* ptl_op_t per side */
+  ptl_pool_t ops[2];       /* ptl_xop_t per side */
   ptl_xmem_t *xmem;
   /* owner of event entries (lock held): locally managed MDs with one-sided
    * appends, watched by the progress thread; published MEs freed on the
@@ -223,8 +234,8 @@ static inline unsigned ptl_main_progress(ptl_x_t *x) {
 /* ptl_xport.c */
 enum { SEND_DONE, SEND_LATER, SEND_FAIL };
 extern const ptl_hooks_t ptl_hooks_host, ptl_hooks_offload;
-ptl_op_t *ptl_op_get(ptl_ni_t *ni, int side); /* lock held */
-void ptl_op_put(ptl_op_t *op);                /* lock held */
+ptl_xop_t *ptl_op_get(ptl_ni_t *ni, int side); /* lock held */
+void ptl_op_put(ptl_xop_t *op);                /* lock held */
 int ptl_xport_handlers(ptl_ni_t *ni);
 /* Send an AM from `side` (rx: the main worker; app: the client thread's).
  * With op, the header lives in op->w until completion, and cb (NULL: just
@@ -232,7 +243,7 @@ int ptl_xport_handlers(ptl_ni_t *ni);
  * for here.  SEND_DONE (op not used by UCX any more), SEND_LATER (cb will
  * run) or SEND_FAIL (reported). */
 int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, size_t hlen, const void *data,
-                size_t len, void *memh, ptl_op_t *op, ucp_send_nbx_callback_t cb);
+                size_t len, void *memh, ptl_xop_t *op, ucp_send_nbx_callback_t cb);
 
 /* ptl_put.c */
 void ptl_send_cb(void *req, ucs_status_t st, void *user_data); /* an app-side send completed */

@@ -44,6 +44,21 @@ typedef struct {
   uint32_t fail, pad; /* PTL_NI_OK, or why the Get failed at the target (no payload then) */
 } ptl_wreply_t;
 
+/* An atomic (ptl.h section 6), matched: the initiator's data is the
+ * payload (always eager: at most PTLX_MAX_ATOMIC_SIZE).  Non-fetching: an
+ * ACK to ack_md if asked (as a Put's); fetching: a reply to reply_md at
+ * loffset carrying the old values (as a Get's). */
+typedef struct {
+  uint64_t bits, roffset, hdr;
+  uint64_t ack_md;   /* PTL_HANDLE_NONE: no ACK */
+  uint64_t op;       /* initiator's op (echoed in the ACK) */
+  uint64_t reply_md; /* fetching: the get MD, else PTL_HANDLE_NONE */
+  uint64_t loffset;  /* fetching: get offset */
+  uint64_t operand;  /* the swaps' operand (its first 4 or 8 bytes) */
+  uint32_t pt, src;
+  uint32_t aop, dtype; /* ptl_op_t, ptl_datatype_t: checked by the target (ptl_atomic_check) */
+} ptl_watomic_t;
+
 enum { PTL_CTL_PUBLISH = 1, PTL_CTL_REVOKE = 2 };
 typedef struct {
   uint64_t seq; /* per (sender, receiver) stream, from 1 */

@@ -11,8 +11,8 @@
 #include "ptl_ucx.h"
 
 /* ---------------------------------------------------------------- ops */
-ptl_op_t *ptl_op_get(ptl_ni_t *ni, int side) {
-  ptl_op_t *op = ptl_pool_alloc(&ptl_x(ni)->ops[side]);
+ptl_xop_t *ptl_op_get(ptl_ni_t *ni, int side) {
+  ptl_xop_t *op = ptl_pool_alloc(&ptl_x(ni)->ops[side]);
   if (!op) return NULL;
   op->side = side;
   op->ni = ni;
@@ -20,7 +20,7 @@ ptl_op_t *ptl_op_get(ptl_ni_t *ni, int side) {
   return op;
 }
 
-void ptl_op_put(ptl_op_t *op) {
+void ptl_op_put(ptl_xop_t *op) {
   free(op->bounce); /* (its buffer goes with it) */
   ptl_pool_free(&ptl_x(op->ni)->ops[op->side], op);
 }
@@ -28,7 +28,7 @@ void ptl_op_put(ptl_op_t *op) {
 static void rx_send_cb(void *req, ucs_status_t st, void *user_data);
 
 int ptl_am_send(ptl_ni_t *ni, int side, int peer, unsigned id, const void *hdr, size_t hlen, const void *data,
-                size_t len, void *memh, ptl_op_t *op, ucp_send_nbx_callback_t cb) {
+                size_t len, void *memh, ptl_xop_t *op, ucp_send_nbx_callback_t cb) {
   ptl_x_t *x = ptl_x(ni);
   ucp_request_param_t p;
   ucs_status_ptr_t req;
@@ -83,7 +83,7 @@ static ucs_status_t malformed(ptl_ni_t *ni) {
  * that never got it would wait for ever: failing to send it is fatal. */
 static void send_ack(ptl_ni_t *ni, const ptl_req_t *r, const ptl_wput_t *w, ptl_size_t mlength, ptl_size_t offset,
                      ptl_ni_fail_t fail) {
-  ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
+  ptl_xop_t *op = ptl_op_get(ni, PTL_SIDE_RX);
   if (!op) ptl_die("no resources to acknowledge a Put from rank %u", (unsigned)r->src.nid);
   op->req = *r; /* (whom it goes to, for a failure report) */
   op->w.ack = (ptl_wack_t){w->ack_md, w->op, r->bits, r->rlength, mlength, offset, r->hdr, r->pt, ni->id.nid, fail, 0};
@@ -115,7 +115,7 @@ static void reply_landed(ptl_ni_t *ni, ptl_mdo_t *md, ptl_evinfo_t *info, ptl_ni
 }
 
 /* Lock held.  A rendezvous receive of op (kind RECV_PUT / RECV_REPLY) ended. */
-static void recv_finish(ptl_op_t *op, ucs_status_t st) {
+static void recv_finish(ptl_xop_t *op, ucs_status_t st) {
   ptl_ni_t *ni = op->ni;
   ptl_ni_fail_t fail = st == UCS_OK ? PTL_NI_OK : PTL_NI_FAIL;
   ptl_mdo_t *md = op->kind == OPK_RECV_PUT ? op->hit.md : ptl_pool_get(&ni->mds, op->mdh);
@@ -130,7 +130,7 @@ static void recv_finish(ptl_op_t *op, ucs_status_t st) {
 }
 
 static void recv_cb(void *req, ucs_status_t st, size_t length, void *user_data) {
-  ptl_op_t *op = user_data;
+  ptl_xop_t *op = user_data;
   ptl_ni_t *ni = op->ni;
   (void)length;
   ptl_lock(ni);
@@ -141,7 +141,7 @@ static void recv_cb(void *req, ucs_status_t st, size_t length, void *user_data) 
 
 /* Lock held.  Receive a rendezvous message of len bytes whose first mlen
  * go to dst (the rest, if truncated, through a bounce buffer). */
-static void recv_rndv(ptl_ni_t *ni, ptl_op_t *op, void *desc, void *dst, size_t mlen, size_t len, void *memh) {
+static void recv_rndv(ptl_ni_t *ni, ptl_xop_t *op, void *desc, void *dst, size_t mlen, size_t len, void *memh) {
   ucp_request_param_t p;
   ucs_status_ptr_t req;
   void *buf = dst;
@@ -169,7 +169,7 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
   ptl_ni_t *ni = arg;
   ptl_wput_t w;
   ptl_hit_t hit;
-  ptl_op_t *op;
+  ptl_xop_t *op;
   if (!PTL_WIRE_TAKE(w, header, hlen, ni->size)) return malformed(ni);
   ptl_req_t r = {PTL_OP_PUT, {w.src, 0}, w.pt, w.bits, len, w.roffset, w.hdr};
   ptl_lock(ni);
@@ -196,7 +196,7 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
   return UCS_OK;
 }
 
-static void reply_sent(ptl_op_t *op, ucs_status_t st) {
+static void reply_sent(ptl_xop_t *op, ucs_status_t st) {
   ptl_match_end(op->ni, &op->req, &op->hit, st == UCS_OK ? PTL_NI_OK : PTL_NI_FAIL, PTL_SIDE_RX);
   if (st != UCS_OK && !ptl_x(op->ni)->closing) /* its initiator would wait for ever */
     ptl_die("the reply to a Get from rank %u could not be sent: %s", (unsigned)op->req.src.nid, ucs_status_string(st));
@@ -212,7 +212,7 @@ static int ni_gone;
 void ptl_xport_ni_gone(int gone) { ni_gone = gone; }
 
 static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
-  ptl_op_t *op = user_data;
+  ptl_xop_t *op = user_data;
   ptl_ni_t *ni;
   if (PTL_UNLIKELY(ni_gone)) {
     ucp_request_free(req);
@@ -239,7 +239,7 @@ static void rx_send_cb(void *req, ucs_status_t st, void *user_data) {
 
 /* Lock held.  Tell a Get's initiator that it failed here (no data). */
 static void send_reply_failed(ptl_ni_t *ni, const ptl_wget_t *w, ptl_ni_fail_t fail) {
-  ptl_op_t *op = ptl_op_get(ni, PTL_SIDE_RX);
+  ptl_xop_t *op = ptl_op_get(ni, PTL_SIDE_RX);
   if (!op) ptl_die("no resources to answer a Get from rank %u", (unsigned)w->src);
   op->req.src.nid = w->src;
   op->w.reply = (ptl_wreply_t){w->reply_md, w->bits, w->rlength, w->loffset, w->pt, ni->id.nid, fail, 0};
@@ -259,7 +259,7 @@ static ucs_status_t am_get(void *arg, const void *header, size_t hlen, void *dat
   ptl_ni_t *ni = arg;
   ptl_wget_t w;
   ptl_hit_t hit;
-  ptl_op_t *op;
+  ptl_xop_t *op;
   (void)data, (void)len, (void)param;
   if (!PTL_WIRE_TAKE(w, header, hlen, ni->size)) return malformed(ni);
   ptl_req_t r = {PTL_OP_GET, {w.src, 0}, w.pt, w.bits, w.rlength, w.roffset, 0};
@@ -295,7 +295,7 @@ static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *d
   ptl_ni_t *ni = arg;
   ptl_wreply_t w;
   ptl_mdo_t *md;
-  ptl_op_t *op;
+  ptl_xop_t *op;
   if (!PTL_WIRE_TAKE(w, header, hlen, ni->size) || !ptl_wire_fail_ok(w.fail)) return malformed(ni);
   if (w.fail != PTL_NI_OK) len = 0; /* the Get failed at the target: no data */
   ptl_lock(ni);
@@ -331,10 +331,61 @@ static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *d
   return UCS_OK;
 }
 
+/* An atomic to be matched (ptl.h section 6): the target's CPU performs it
+ * (ptl_atomic_apply, lock held), then acknowledges it as a Put or answers
+ * it as a Get, with the old values.  Always eager; a header that asks for
+ * what no call may ask is malformed. */
+static ucs_status_t am_atomic(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                              const ucp_am_recv_param_t *param) {
+  ptl_ni_t *ni = arg;
+  ptl_watomic_t w;
+  ptl_hit_t hit;
+  ptl_xop_t *op;
+  int fetch;
+  if (!PTL_WIRE_TAKE(w, header, hlen, ni->size) || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
+      ptl_atomic_check(w.aop >= PTL_SWAP, (ptl_op_t)w.aop, (ptl_datatype_t)w.dtype, len) != PTL_OK ||
+      (w.aop > PTL_SWAP && w.reply_md == PTL_HANDLE_NONE))
+    return malformed(ni);
+  fetch = w.reply_md != PTL_HANDLE_NONE;
+  ptl_req_t r = {fetch ? PTL_OP_FETCH : PTL_OP_ATOMIC, {w.src, 0}, w.pt, w.bits, len, w.roffset, w.hdr};
+  ptl_wput_t wp = {w.bits, w.roffset, w.hdr, w.ack_md, w.op, w.pt, w.src}; /* (what send_ack takes) */
+  ptl_wget_t wg = {w.bits, w.roffset, len, w.reply_md, w.loffset, w.pt, w.src};
+  ptl_lock(ni);
+  if (!ptl_match(ni, &r, &hit, PTL_SIDE_RX)) { /* dropped (and counted): the answer says so */
+    if (fetch)
+      send_reply_failed(ni, &wg, PTLX_NI_DROPPED);
+    else if (w.ack_md != PTL_HANDLE_NONE)
+      send_ack(ni, &r, &wp, 0, 0, PTLX_NI_DROPPED);
+  } else {
+    char *dst = (char *)hit.md->d.start + hit.offset;
+    ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_ATOMIC_CPU, 1);
+    if (hit.xmd) atomic_store_explicit(&ptl_x(ni)->peer[w.src].use, 1, memory_order_relaxed); /* (as am_put) */
+    if (!fetch) {
+      ptl_atomic_apply(dst, data, &w.operand, NULL, len, (ptl_op_t)w.aop, (ptl_datatype_t)w.dtype);
+      put_landed(ni, &r, &hit, &wp, PTL_NI_OK);
+    } else {
+      int rc;
+      if (!(op = ptl_op_get(ni, PTL_SIDE_RX)) || !(op->bounce = malloc(len)))
+        ptl_die("no resources to answer an atomic from rank %u", (unsigned)w.src);
+      ptl_atomic_apply(dst, data, &w.operand, op->bounce, len, (ptl_op_t)w.aop, (ptl_datatype_t)w.dtype);
+      op->kind = OPK_REPLY;
+      op->req = r;
+      op->hit = hit;
+      op->w.reply = (ptl_wreply_t){w.reply_md, w.bits, len, w.loffset, w.pt, ni->id.nid, PTL_NI_OK, 0};
+      rc = ptl_am_send(ni, PTL_SIDE_RX, (int)w.src, PTL_AM_REPLY | PTL_AM_EAGER, &op->w.reply, sizeof(op->w.reply),
+                       op->bounce, len, NULL, op, rx_send_cb);
+      if (rc != SEND_LATER) reply_sent(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
+    }
+  }
+  ptl_unlock(ni);
+  return UCS_OK;
+}
+
 int ptl_xport_handlers(ptl_ni_t *ni) {
   static const ucp_am_recv_callback_t cbs[PTL_AM_COUNT] = {
       [PTL_AM_PUT] = am_put,     [PTL_AM_GET] = am_get,         [PTL_AM_ACK] = am_ack,
       [PTL_AM_REPLY] = am_reply, [PTL_AM_CTL] = ptl_pub_ctl_cb, [PTL_AM_CTL_ACK] = ptl_pub_ctl_ack_cb, [PTL_AM_WAKE] = ptl_pub_wake_cb,
+      [PTL_AM_ATOMIC] = am_atomic,
   };
   for (unsigned id = 1; id < PTL_AM_COUNT; id++) {
     ucp_am_handler_param_t hp;

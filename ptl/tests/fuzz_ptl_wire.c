@@ -1,8 +1,8 @@
 /*
  * fuzz_ptl_wire.c -- libFuzzer target: what a ptl target does with the
  * headers that arrive from the wire, on arbitrary bytes, with the pure
- * layer (no UCX): each 48..96-byte chunk of the input is a Put or Get
- * header (ptl_wire.h), taken only if well formed, then matched against a
+ * layer (no UCX): each 48..96-byte chunk of the input is a Put, Get or
+ * atomic header (ptl_wire.h), taken only if well formed, then matched against a
  * list of entries (remotely and locally managed, truncating, thresholds,
  * source filters) and its data "placed" -- every byte of the matched range
  * written -- so AddressSanitizer sees any offset or length that escapes an
@@ -59,7 +59,7 @@ static void deliver(int op, uint32_t src, uint32_t pt, uint64_t bits, uint64_t r
   ptl_lock(ni);
   if (ptl_match(ni, &r, &hit, PTL_SIDE_RX)) {
     unsigned char *p = (unsigned char *)hit.md->d.start + hit.offset;
-    if (op == PTL_OP_PUT) memset(p, 0xa5, hit.mlength); /* the data lands */
+    if (op != PTL_OP_GET) memset(p, 0xa5, hit.mlength); /* the data lands (an atomic writes its range) */
     else {
       volatile unsigned char s = 0;
       for (ptl_size_t i = 0; i < hit.mlength; i++) s ^= p[i]; /* the reply reads */
@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!ni) setup();
   while (size > 1) {
-    unsigned kind = data[0] % 4;
+    unsigned kind = data[0] % 5;
     size_t hlen = data[1] % 97;
     const uint8_t *h = data + 2;
     if (size - 2 < hlen) hlen = size - 2;
@@ -89,6 +89,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       ptl_wack_t w;
       if (PTL_WIRE_TAKE(w, h, hlen, NPROCS) && ptl_wire_fail_ok(w.fail) && (w.src >= NPROCS || w.fail > PTLX_NI_DROPPED))
         abort();
+    } else if (kind == 4) { /* an atomic: checked as am_atomic checks it, matched as a Put or (fetching) a Get */
+      ptl_watomic_t w;
+      uint64_t len = hlen ? h[hlen - 1] % 80u : 0; /* (the payload's length comes from the transport) */
+      if (PTL_WIRE_TAKE(w, h, hlen, NPROCS) &&
+          ptl_atomic_check(w.aop >= PTL_SWAP, (ptl_op_t)w.aop, (ptl_datatype_t)w.dtype, len) == PTL_OK &&
+          !(w.aop > PTL_SWAP && w.reply_md == PTL_HANDLE_NONE))
+        deliver(w.reply_md != PTL_HANDLE_NONE ? PTL_OP_FETCH : PTL_OP_ATOMIC, w.src, w.pt, w.bits, len, w.roffset);
     } else {
       ptl_wreply_t w;
       if (PTL_WIRE_TAKE(w, h, hlen, NPROCS) && ptl_wire_fail_ok(w.fail) && (w.src >= NPROCS || w.fail > PTLX_NI_DROPPED))

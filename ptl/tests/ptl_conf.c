@@ -2,8 +2,8 @@
  * ptl_conf.c -- multi-process conformance tests of ptl: every call and the
  * event sequences of Put, Get, ACK, truncation, drops, locally managed
  * buffers, thresholds, list order, EQ overflow, bad calls, PtlPost, the
- * extension allocator, (offload mode) publishing and revocation, and event
- * entries written one-sidedly.
+ * extension allocator, (offload mode) publishing and revocation, event
+ * entries written one-sidedly, and atomics (both paths, every op x type).
  *
  *   mpirun -np N ptl_conf host|offload|mixed [subtest ...]
  *
@@ -1729,6 +1729,310 @@ done:
   free(sbuf);
 }
 
+
+/* ---------------------------------------------------------------- atomics (ptl.h section 6) */
+static size_t am_size(ptl_datatype_t dt) { return dt == PTL_INT32_T || dt == PTL_UINT32_T || dt == PTL_FLOAT ? 4 : 8; }
+/* The k-th test value of dt: small, negative, zero, large. */
+static void am_value(ptl_datatype_t dt, unsigned k, unsigned char *out) {
+  static const int64_t iv[] = {7, -5, 0, 3, 1000000007, -1, 12, 0x5a5a5a5a};
+  static const double dv[] = {1.5, -2.25, 0.0, 3.0, 1e6, -0.5, 12.0, 7.75};
+  int64_t i = iv[k % 8];
+  double d = dv[k % 8];
+  float f = (float)d;
+  int32_t i32 = (int32_t)i;
+  switch (dt) {
+    case PTL_INT32_T:
+    case PTL_UINT32_T: memcpy(out, &i32, 4); break;
+    case PTL_INT64_T:
+    case PTL_UINT64_T: memcpy(out, &i, 8); break;
+    case PTL_FLOAT: memcpy(out, &f, 4); break;
+    default: memcpy(out, &d, 8); break;
+  }
+}
+static unsigned long long am_bytes(const unsigned char *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return (unsigned long long)v;
+}
+static int am_valid(ptl_op_t op, ptl_datatype_t dt) {
+  int fp = dt == PTL_FLOAT || dt == PTL_DOUBLE;
+  return !(fp && (op == PTL_LOR || op == PTL_LAND || op == PTL_LXOR || op == PTL_BOR || op == PTL_BAND ||
+                  op == PTL_BXOR || op == PTL_MSWAP));
+}
+/* Would the NIC do it (offload, both ends publishing, entry published)? */
+static int am_nic(ptl_op_t op, ptl_datatype_t dt, int nel) {
+  return nel == 1 && dt != PTL_FLOAT && dt != PTL_DOUBLE &&
+         (op == PTL_SUM || op == PTL_BOR || op == PTL_BAND || op == PTL_BXOR || op == PTL_SWAP || op == PTL_CSWAP);
+}
+
+#define AM_P 20 /* published entry (event-free) */
+#define AM_E 21 /* an entry with START and END events: never published */
+#define AM_W 22 /* PUT only: fetching atomics are dropped */
+#define AM_BITS 0xA70A7ull
+enum { AM_ATOMIC, AM_FETCH, AM_SWAP };
+
+/* One case of am_cases: kind, op, dt, elements, the operand's choice. */
+typedef struct {
+  int kind;
+  ptl_op_t op;
+  ptl_datatype_t dt;
+  int nel, ochoice;
+} am_case_t;
+static int am_cases(am_case_t *c) {
+  int n = 0;
+  for (int dt = PTL_INT32_T; dt <= PTL_DOUBLE; dt++)
+    for (int op = PTL_MIN; op <= PTL_MSWAP; op++) {
+      if (!am_valid((ptl_op_t)op, (ptl_datatype_t)dt)) continue;
+      if (op < PTL_SWAP) {
+        for (int kind = AM_ATOMIC; kind <= AM_FETCH; kind++)
+          for (int nel = 1; nel <= 3; nel += 2) c[n++] = (am_case_t){kind, (ptl_op_t)op, (ptl_datatype_t)dt, nel, 0};
+      } else {
+        for (int oc = 0; oc < (op == PTL_SWAP ? 1 : 3); oc++)
+          c[n++] = (am_case_t){AM_SWAP, (ptl_op_t)op, (ptl_datatype_t)dt, op == PTL_SWAP ? 3 : 1, oc};
+      }
+    }
+  return n;
+}
+#define AM_MAXC 512
+#define AM_SLOT 64 /* bytes of target memory per case */
+
+static void t_atomic(void) {
+  static am_case_t cs[AM_MAXC];
+  int nc = am_cases(cs), to = (rank + 1) % nprocs, from = (rank + nprocs - 1) % nprocs;
+  int shortcut = publishes(rank) && publishes(to);
+  size_t segn = 2 * AM_MAXC * AM_SLOT;
+  void *seg;
+  unsigned char sbuf[AM_SLOT], gbuf[AM_SLOT], init[AM_SLOT], want[AM_SLOT], opnd[8];
+  ptl_handle_eq_t ieq, teq;
+  ptl_handle_me_t mp, me, mw;
+  ptl_handle_md_t tp, te, tw, smd, gmd;
+  ptl_md_t sd, gd;
+  CHECK(nc <= AM_MAXC);
+  OK(PtlXMemAlloc(ni, segn, &seg));
+  memset(seg, 0, segn);
+  OK(PtlEQAlloc(ni, 64, PTL_EQ_HANDLER_NONE, &ieq));
+  OK(PtlEQAlloc(ni, 8 * (size_t)AM_MAXC, PTL_EQ_HANDLER_NONE, &teq));
+  OK(PtlMEAttach(ni, AM_P, ANY, AM_BITS, 0, PTL_RETAIN, PTL_INS_AFTER, &mp));
+  OK(PtlMDAttach(mp, test_md(seg, segn / 2, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL), PTL_RETAIN, &tp));
+  OK(PtlMEAttach(ni, AM_E, ANY, AM_BITS, 0, PTL_RETAIN, PTL_INS_AFTER, &me));
+  OK(PtlMDAttach(me, test_md((char *)seg + segn / 2, segn / 2, PTL_MD_THRESH_INF, RW, teq, NULL), PTL_RETAIN, &te));
+  OK(PtlMEAttach(ni, AM_W, ANY, AM_BITS, 0, PTL_RETAIN, PTL_INS_AFTER, &mw));
+  OK(PtlMDAttach(mw, test_md(seg, 64, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE, PTL_EQ_NONE, NULL),
+                 PTL_RETAIN, &tw));
+  sd = test_md(sbuf, sizeof(sbuf), PTL_MD_THRESH_INF, 0, ieq, (void *)1);
+  gd = test_md(gbuf, sizeof(gbuf), PTL_MD_THRESH_INF, 0, ieq, (void *)2);
+  OK(PtlMDBind(ni, sd, PTL_RETAIN, &smd));
+  OK(PtlMDBind(ni, gd, PTL_RETAIN, &gmd));
+  /* bad calls */
+  RC(PtlAtomic(smd, 0, 4, PTL_NO_ACK_REQ, pid_of(to), AM_P, 0, AM_BITS, 0, 0, PTL_BOR, PTL_FLOAT), PTLX_ARG_INVALID);
+  RC(PtlAtomic(smd, 0, 6, PTL_NO_ACK_REQ, pid_of(to), AM_P, 0, AM_BITS, 0, 0, PTL_SUM, PTL_INT32_T), PTLX_ARG_INVALID);
+  RC(PtlAtomic(smd, 0, 8, PTL_NO_ACK_REQ, pid_of(to), AM_P, 0, AM_BITS, 0, 0, PTL_SWAP, PTL_INT64_T), PTLX_ARG_INVALID);
+  RC(PtlAtomic(smd, 0, 8, PTL_NO_ACK_REQ, pid_of(to), AM_P, 0, AM_BITS, 0, 0, (ptl_op_t)99, PTL_INT64_T),
+     PTLX_ARG_INVALID);
+  RC(PtlFetchAtomic(gmd, 0, smd, 0, 8, pid_of(to), AM_P, 0, AM_BITS, 0, 0, PTL_CSWAP, PTL_INT64_T), PTLX_ARG_INVALID);
+  RC(PtlSwap(gmd, 0, smd, 0, 16, pid_of(to), AM_P, 0, AM_BITS, 0, 0, opnd, PTL_CSWAP, PTL_INT64_T), PTLX_ARG_INVALID);
+  RC(PtlSwap(gmd, 0, smd, 0, 8, pid_of(to), AM_P, 0, AM_BITS, 0, 0, opnd, PTL_SUM, PTL_INT64_T), PTLX_ARG_INVALID);
+  RC(PtlSwap(gmd, 0, smd, 0, 8, pid_of(to), AM_P, 0, AM_BITS, 0, 0, NULL, PTL_CSWAP, PTL_INT64_T), PTL_SEGV);
+  RC(PtlAtomic(smd, 60, 8, PTL_NO_ACK_REQ, pid_of(to), AM_P, 0, AM_BITS, 0, 0, PTL_SUM, PTL_INT64_T), PTL_MD_ILLEGAL);
+  RC(PtlAtomic(smd, 0, 8, PTL_NO_ACK_REQ, pid_of(nprocs), AM_P, 0, AM_BITS, 0, 0, PTL_SUM, PTL_INT64_T),
+     PTL_PROCESS_INVALID);
+  tbarrier();
+  /* until the publication has arrived: the NIC takes an integer SUM */
+  ptl_sr_value_t nic0 = status(PTLX_SR_ATOMIC_NIC);
+  memset(sbuf, 0, 8);
+  for (double t0 = now_s(); shortcut && status(PTLX_SR_ATOMIC_NIC) == nic0 && now_s() - t0 < 5;) {
+    OK(PtlAtomic(smd, 0, 8, PTL_ACK_REQ, pid_of(to), AM_P, 0, AM_BITS, segn / 2 - 8, 0, PTL_SUM, PTL_INT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(ieq, PTL_EVENT_ACK);
+  }
+  CHECK(shortcut ? status(PTLX_SR_ATOMIC_NIC) > nic0 : status(PTLX_SR_ATOMIC_NIC) == nic0);
+  tbarrier();
+  ptl_sr_value_t cpu0 = status(PTLX_SR_ATOMIC_CPU);
+  nic0 = status(PTLX_SR_ATOMIC_NIC);
+  tbarrier();
+  /* 1: every case on both entries, against the model: the target's values
+   * set by a Put, the atomic, the fetched values, the result by a Get */
+  int want_nic = 0, ncalls = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    ptl_pt_index_t pt = pass ? AM_E : AM_P;
+    for (int k = 0; k < nc; k++) {
+      am_case_t c = cs[k];
+      size_t sz = am_size(c.dt), len = sz * (size_t)c.nel, roff = (size_t)k * AM_SLOT;
+      ptl_hdr_data_t hdr = 0xA000u + (unsigned)k;
+      ptl_event_t e;
+      for (int i = 0; i < c.nel; i++) {
+        am_value(c.dt, (unsigned)(k + i + rank), init + i * sz);
+        am_value(c.dt, (unsigned)(k + i + rank + 1 + k % 5), sbuf + i * sz); /* never the target's value */
+      }
+      if (c.op == PTL_MSWAP) am_value(c.dt, 7, opnd);
+      else memcpy(opnd, c.ochoice == 0 ? init : c.ochoice == 1 ? sbuf : init, sz);
+      if (c.ochoice == 2) opnd[0] ^= 1; /* near the target's value: the ordered swaps both ways */
+      memcpy(gbuf, init, len);
+      OK(PtlPutRegion(gmd, 0, len, PTL_ACK_REQ, pid_of(to), pt, 0, AM_BITS, roff, 0));
+      EXPECT(ieq, PTL_EVENT_SEND_START);
+      EXPECT(ieq, PTL_EVENT_SEND_END);
+      EXPECT(ieq, PTL_EVENT_ACK);
+      memcpy(want, init, len);
+      for (int i = 0; i < c.nel; i++) am_model(c.op, c.dt, want + i * sz, sbuf + i * sz, opnd);
+      memset(gbuf, 0xee, sizeof(gbuf));
+      ncalls++;
+      want_nic += pass == 0 && am_nic(c.op, c.dt, c.nel);
+      if (c.kind == AM_ATOMIC) {
+        OK(PtlAtomic(smd, 0, len, PTL_ACK_REQ, pid_of(to), pt, 0, AM_BITS, roff, hdr, c.op, c.dt));
+        e = EXPECT(ieq, PTL_EVENT_SEND_START);
+        check_ev(&e, __LINE__, PTL_EVENT_SEND_START, rank, pt, AM_BITS, len, len, 0, smd, &sd, hdr);
+        e = EXPECT(ieq, PTL_EVENT_SEND_END);
+        check_ev(&e, __LINE__, PTL_EVENT_SEND_END, rank, pt, AM_BITS, len, len, 0, smd, &sd, hdr);
+        e = EXPECT(ieq, PTL_EVENT_ACK);
+        check_ev(&e, __LINE__, PTL_EVENT_ACK, to, pt, AM_BITS, len, len, roff, smd, &sd, hdr);
+      } else {
+        if (c.kind == AM_FETCH)
+          OK(PtlFetchAtomic(gmd, 8, smd, 0, len, pid_of(to), pt, 0, AM_BITS, roff, hdr, c.op, c.dt));
+        else
+          OK(PtlSwap(gmd, 8, smd, 0, len, pid_of(to), pt, 0, AM_BITS, roff, hdr, opnd, c.op, c.dt));
+        e = EXPECT(ieq, PTL_EVENT_SEND_START);
+        check_ev(&e, __LINE__, PTL_EVENT_SEND_START, rank, pt, AM_BITS, len, len, 0, smd, &sd, hdr);
+        e = EXPECT(ieq, PTL_EVENT_SEND_END);
+        check_ev(&e, __LINE__, PTL_EVENT_SEND_END, rank, pt, AM_BITS, len, len, 0, smd, &sd, hdr);
+        e = EXPECT(ieq, PTL_EVENT_REPLY_START);
+        check_ev(&e, __LINE__, PTL_EVENT_REPLY_START, to, pt, AM_BITS, len, len, 8, gmd, &gd, 0);
+        e = EXPECT(ieq, PTL_EVENT_REPLY_END);
+        check_ev(&e, __LINE__, PTL_EVENT_REPLY_END, to, pt, AM_BITS, len, len, 8, gmd, &gd, 0);
+        if (memcmp(gbuf + 8, init, len))
+          test_fail(__LINE__, "case %d (op %d type %d, %d elements, pt %u): fetched values differ", k, c.op, c.dt,
+                    c.nel, pt);
+      }
+      OK(PtlGetRegion(gmd, 0, len, pid_of(to), pt, 0, AM_BITS, roff));
+      EXPECT(ieq, PTL_EVENT_REPLY_START);
+      EXPECT(ieq, PTL_EVENT_REPLY_END);
+      if (memcmp(gbuf, want, len))
+        test_fail(__LINE__,
+                  "case %d (op %d type %d, %d elements, operand %d, pt %u): result differs from the model "
+                  "(first bytes %016llx, wanted %016llx; was %016llx, data %016llx)",
+                  k, c.op, c.dt, c.nel, c.ochoice, pt, am_bytes(gbuf), am_bytes(want), am_bytes(init), am_bytes(sbuf));
+      EXPECT_NONE(ieq, 0);
+    }
+  }
+  CHECK(status(PTLX_SR_ATOMIC_NIC) - nic0 == (shortcut ? (ptl_sr_value_t)want_nic : 0u));
+  tbarrier();
+  /* the target's side: the entry with events saw, per case, PUT, the atomic, GET -- in order; and its CPU did
+   * every atomic the NIC did not */
+  {
+    int from_shortcut = publishes(from) && publishes(rank), cpu_want = 0;
+    for (int k = 0; k < nc; k++) {
+      am_case_t c = cs[k];
+      size_t len = am_size(c.dt) * (size_t)c.nel;
+      ptl_event_kind_t st = c.kind == AM_ATOMIC ? PTL_EVENT_ATOMIC_START : PTL_EVENT_FETCH_ATOMIC_START;
+      ptl_event_t e;
+      cpu_want += 2 - (from_shortcut && am_nic(c.op, c.dt, c.nel));
+      EXPECT(teq, PTL_EVENT_PUT_START);
+      EXPECT(teq, PTL_EVENT_PUT_END);
+      e = EXPECT(teq, st);
+      CHECK(e.initiator.nid == (ptl_nid_t)from && e.rlength == len && e.mlength == len &&
+            e.offset == (size_t)k * AM_SLOT && e.hdr_data == 0xA000u + (unsigned)k && e.md_handle == te);
+      e = EXPECT(teq, st + 1); /* its END */
+      CHECK(e.link + 1 == e.sequence && e.hdr_data == 0xA000u + (unsigned)k);
+      EXPECT(teq, PTL_EVENT_GET_START);
+      EXPECT(teq, PTL_EVENT_GET_END);
+    }
+    EXPECT_NONE(teq, 0);
+    CHECK(status_reaches(PTLX_SR_ATOMIC_CPU, cpu0 + (ptl_sr_value_t)cpu_want));
+  }
+  tbarrier();
+  /* 2: drops -- no entry for the bits (ACK: dropped), a fetching atomic to a PUT-only entry (REPLY: dropped) */
+  OK(PtlAtomic(smd, 0, 8, PTL_ACK_REQ, pid_of(to), AM_P, 0, ~AM_BITS, 0, 0, PTL_SUM, PTL_INT64_T));
+  EXPECT(ieq, PTL_EVENT_SEND_START);
+  EXPECT(ieq, PTL_EVENT_SEND_END);
+  ptl_event_t d = EXPECT(ieq, PTL_EVENT_ACK);
+  CHECK(d.ni_fail_type == PTLX_NI_DROPPED && d.mlength == 0);
+  OK(PtlAtomic(smd, 0, 8, PTL_ACK_REQ, pid_of(to), AM_W, 0, AM_BITS, 0, 0, PTL_SUM, PTL_INT64_T));
+  EXPECT(ieq, PTL_EVENT_SEND_START);
+  EXPECT(ieq, PTL_EVENT_SEND_END);
+  d = EXPECT(ieq, PTL_EVENT_ACK);
+  CHECK(d.ni_fail_type == PTL_NI_OK && d.mlength == 8);
+  OK(PtlFetchAtomic(gmd, 0, smd, 0, 8, pid_of(to), AM_W, 0, AM_BITS, 0, 0, PTL_SUM, PTL_INT64_T));
+  EXPECT(ieq, PTL_EVENT_SEND_START);
+  EXPECT(ieq, PTL_EVENT_SEND_END);
+  EXPECT(ieq, PTL_EVENT_REPLY_START);
+  d = EXPECT(ieq, PTL_EVENT_REPLY_END);
+  CHECK(d.ni_fail_type == PTLX_NI_DROPPED && d.mlength == 0);
+  EXPECT_NONE(ieq, 0);
+  tbarrier();
+  /* 3: every rank hammers one location of rank 0's published entry: +1 by
+   * the NIC where it can (integer SUM, fetching or not), +1 by the target's
+   * CPU (a two-element SUM), and x1 by the CPU (PROD: a read-modify-write
+   * that must not lose a concurrent increment); then a CSWAP loop on a
+   * second location: each rank adds 1 NCS times by compare-and-swap */
+  enum { NH = 200, NCS = 50 };
+  size_t hoff = segn / 2 - 64, coff = segn / 2 - 32;
+  int64_t one[2] = {1, 0}, unit = 1, cur = 0, next;
+  if (rank == 0) {
+    memset((char *)seg + hoff, 0, 48);
+  }
+  tbarrier();
+  memcpy(sbuf, one, 16);
+  memcpy(sbuf + 16, &unit, 8);
+  for (int i = 0; i < NH; i++) {
+    OK(PtlAtomic(smd, 0, 8, PTL_ACK_REQ, pid_of(0), AM_P, 0, AM_BITS, hoff, 0, PTL_SUM, PTL_INT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(ieq, PTL_EVENT_ACK);
+    OK(PtlFetchAtomic(gmd, 0, smd, 0, 8, pid_of(0), AM_P, 0, AM_BITS, hoff, 0, PTL_SUM, PTL_INT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(ieq, PTL_EVENT_REPLY_START);
+    EXPECT(ieq, PTL_EVENT_REPLY_END);
+    OK(PtlAtomic(smd, 0, 16, PTL_ACK_REQ, pid_of(0), AM_P, 0, AM_BITS, hoff, 0, PTL_SUM, PTL_INT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(ieq, PTL_EVENT_ACK);
+    OK(PtlAtomic(smd, 16, 8, PTL_ACK_REQ, pid_of(0), AM_P, 0, AM_BITS, hoff, 0, PTL_PROD, PTL_INT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(ieq, PTL_EVENT_ACK);
+  }
+  for (int i = 0, tries = 0; i < NCS && tries < 100000; tries++) {
+    int64_t got;
+    next = cur + 1;
+    memcpy(sbuf + 24, &next, 8);
+    OK(PtlSwap(gmd, 0, smd, 24, 8, pid_of(0), AM_P, 0, AM_BITS, coff, 0, &cur, PTL_CSWAP, PTL_INT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(ieq, PTL_EVENT_REPLY_START);
+    EXPECT(ieq, PTL_EVENT_REPLY_END);
+    memcpy(&got, gbuf, 8);
+    if (got == cur) { /* ours */
+      i++;
+      cur = next;
+    } else {
+      cur = got;
+    }
+  }
+  EXPECT_NONE(ieq, 0);
+  tbarrier();
+  if (rank == 0) {
+    int64_t h, cs2;
+    memcpy(&h, (char *)seg + hoff, 8);
+    memcpy(&cs2, (char *)seg + coff, 8);
+    if (h != 3LL * NH * nprocs || cs2 != (int64_t)NCS * nprocs)
+      test_fail(__LINE__, "hammered: %lld (wanted %lld), CSWAP loop: %lld (wanted %lld)", (long long)h,
+                3LL * NH * nprocs, (long long)cs2, (long long)NCS * nprocs);
+    if (publishes(0) && nprocs > 1) CHECK(status(PTLX_SR_ATOMIC_CPU) > 0);
+  }
+  if (publishes(rank) && publishes(0)) CHECK(status(PTLX_SR_ATOMIC_NIC) > nic0 + (ptl_sr_value_t)want_nic);
+  tbarrier();
+  OK(PtlMEUnlink(mp));
+  OK(PtlMEUnlink(me));
+  OK(PtlMEUnlink(mw));
+  OK(PtlMDUnlink(smd));
+  OK(PtlMDUnlink(gmd));
+  OK(PtlEQFree(ieq));
+  OK(PtlEQFree(teq));
+  OK(PtlXMemFree(ni, seg));
+  (void)ncalls;
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -1751,6 +2055,7 @@ static const struct {
     {"events_oneside", t_events_oneside},
     {"reqrb_oneside", t_reqrb_oneside},
     {"late_ack", t_late_ack},
+    {"atomic", t_atomic},
 };
 
 int main(int argc, char **argv) {

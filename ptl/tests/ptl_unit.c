@@ -709,6 +709,99 @@ static void t_event_entries(void) {
   teardown();
 }
 
+
+/* ---------------------------------------------------------------- atomics (ptl.h section 6) */
+/* ptl_atomic_check's rules, ptl_atomic_apply on every (op, type) against
+ * the model (aligned and misaligned, several elements, the old values
+ * fetched), and matching: an atomic needs PUT, a fetching one PUT and GET,
+ * neither truncates; their events. */
+static void t_atomics(void) {
+  static const int64_t iv[] = {7, -5, 0, 3, 1000000007, -1, 12, 0x5a5a5a5a, INT64_MIN, 0x7fffffff};
+  static const double dv[] = {1.5, -2.25, 0.0, 3.0, 1e6, -0.5, 12.0, 7.75, -1e9, 0.125};
+  enum { NV = 10 };
+  setup("atomics_apply_check_match");
+  /* check */
+  CHECK(ptl_atomic_check(0, PTL_SUM, PTL_INT32_T, 4) == PTL_OK);
+  CHECK(ptl_atomic_check(0, PTL_SUM, PTL_DOUBLE, 24) == PTL_OK);
+  CHECK(ptl_atomic_check(0, PTL_SUM, PTL_DOUBLE, 12) == PTLX_ARG_INVALID);   /* not whole elements */
+  CHECK(ptl_atomic_check(0, PTL_SUM, PTL_INT64_T, 0) == PTLX_ARG_INVALID);   /* nothing */
+  CHECK(ptl_atomic_check(0, PTL_SUM, PTL_INT64_T, PTLX_MAX_ATOMIC_SIZE) == PTL_OK);
+  CHECK(ptl_atomic_check(0, PTL_SUM, PTL_INT64_T, PTLX_MAX_ATOMIC_SIZE + 8) == PTLX_ARG_INVALID);
+  CHECK(ptl_atomic_check(0, PTL_BOR, PTL_FLOAT, 4) == PTLX_ARG_INVALID);     /* bitwise: integers */
+  CHECK(ptl_atomic_check(0, PTL_LXOR, PTL_DOUBLE, 8) == PTLX_ARG_INVALID);   /* logical too */
+  CHECK(ptl_atomic_check(0, PTL_SWAP, PTL_INT64_T, 8) == PTLX_ARG_INVALID);  /* swaps: PtlSwap only */
+  CHECK(ptl_atomic_check(1, PTL_SUM, PTL_INT64_T, 8) == PTLX_ARG_INVALID);   /* and PtlSwap nothing else */
+  CHECK(ptl_atomic_check(1, PTL_SWAP, PTL_INT64_T, 24) == PTL_OK);           /* SWAP: several elements */
+  CHECK(ptl_atomic_check(1, PTL_CSWAP, PTL_INT64_T, 16) == PTLX_ARG_INVALID); /* CSWAP: one */
+  CHECK(ptl_atomic_check(1, PTL_MSWAP, PTL_DOUBLE, 8) == PTLX_ARG_INVALID);
+  CHECK(ptl_atomic_check(1, PTL_CSWAP_GT, PTL_FLOAT, 4) == PTL_OK);
+  CHECK(ptl_atomic_check(0, (ptl_op_t)PTLX_OP_COUNT, PTL_INT32_T, 4) == PTLX_ARG_INVALID);
+  CHECK(ptl_atomic_check(0, PTL_SUM, (ptl_datatype_t)PTLX_DATATYPE_COUNT, 4) == PTLX_ARG_INVALID);
+  /* apply: every valid (op, type), 3 elements (1 for the conditional and
+   * masked swaps), aligned and 1 byte off, over pairs of test values */
+  int napplied = 0;
+  for (int dt = PTL_INT32_T; dt < PTLX_DATATYPE_COUNT; dt++)
+    for (int op = PTL_MIN; op < PTLX_OP_COUNT; op++) {
+      size_t sz = ptl_dt_size((ptl_datatype_t)dt);
+      int nel = op > PTL_SWAP ? 1 : 3;
+      if (ptl_atomic_check(op >= PTL_SWAP, (ptl_op_t)op, (ptl_datatype_t)dt, sz * (size_t)nel) != PTL_OK) continue;
+      for (int v = 0; v < NV * NV; v++)
+        for (int mis = 0; mis < 2; mis++) {
+          _Alignas(8) unsigned char tb[40], xb[24], ob[8], fb[24], want[24], init[24];
+          for (int i = 0; i < nel; i++) {
+            int a = (v / NV + i) % NV, b = (v % NV + 2 * i) % NV;
+            int32_t i32a = (int32_t)iv[a], i32b = (int32_t)iv[b];
+            float fa = (float)dv[a], fb2 = (float)dv[b];
+            unsigned char *ti = init + i * sz, *xi = xb + i * sz;
+            if (dt == PTL_FLOAT) memcpy(ti, &fa, 4), memcpy(xi, &fb2, 4);
+            else if (dt == PTL_DOUBLE) memcpy(ti, &dv[a], 8), memcpy(xi, &dv[b], 8);
+            else if (sz == 4) memcpy(ti, &i32a, 4), memcpy(xi, &i32b, 4);
+            else memcpy(ti, &iv[a], 8), memcpy(xi, &iv[b], 8);
+          }
+          /* the operand: the target's value, the data's, or the target's with its low bit flipped */
+          memcpy(ob, v % 3 == 1 ? xb : init, sz);
+          if (v % 3 == 2) ob[0] ^= 1;
+          memcpy(tb + mis, init, sz * (size_t)nel);
+          memcpy(want, init, sz * (size_t)nel);
+          for (int i = 0; i < nel; i++) am_model((ptl_op_t)op, (ptl_datatype_t)dt, want + i * sz, xb + i * sz, ob);
+          ptl_atomic_apply(tb + mis, xb, ob, fb, sz * (size_t)nel, (ptl_op_t)op, (ptl_datatype_t)dt);
+          napplied++;
+          if (memcmp(tb + mis, want, sz * (size_t)nel) || memcmp(fb, init, sz * (size_t)nel)) {
+            test_fail(__LINE__, "op %d type %d values %d%s: %s differs from the model", op, dt, v,
+                      mis ? " (misaligned)" : "", memcmp(fb, init, sz * (size_t)nel) ? "fetched" : "result");
+            break;
+          }
+        }
+    }
+  CHECK(napplied > 10000);
+  /* matching: rights, no truncation, events */
+  ptl_handle_eq_t eq;
+  ptl_event_t ev;
+  ptl_hit_t hit;
+  RC(PtlEQAlloc(nih, 16, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  ptl_handle_md_t wo = attach(3, ANY, 0x1, 0, test_md(buf[0], 32, PTL_MD_THRESH_INF,
+                                                      PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE, eq, NULL),
+                              PTL_RETAIN, PTL_RETAIN, NULL);
+  ptl_handle_md_t rw = attach(3, ANY, 0x1, 0, test_md(buf[1], 64, PTL_MD_THRESH_INF, RW, eq, NULL), PTL_RETAIN,
+                              PTL_RETAIN, NULL);
+  CHECK(deliver(PTL_OP_ATOMIC, 2, 3, 0x1, 8, 0, 0xabc, &hit) == mdo(wo)); /* PUT is enough */
+  CHECK(next_event(eq, &ev) == PTL_OK && ev.type == PTL_EVENT_ATOMIC_START && ev.hdr_data == 0xabc &&
+        ev.md_handle == wo && ev.mlength == 8);
+  CHECK(next_event(eq, &ev) == PTL_OK && ev.type == PTL_EVENT_ATOMIC_END && ev.hdr_data == 0xabc && ev.link == 0);
+  CHECK(deliver(PTL_OP_FETCH, 2, 3, 0x1, 8, 0, 0xdef, &hit) == mdo(rw)); /* PUT-only skipped: PUT and GET needed */
+  CHECK(next_event(eq, &ev) == PTL_OK && ev.type == PTL_EVENT_FETCH_ATOMIC_START && ev.md_handle == rw &&
+        ev.hdr_data == 0xdef);
+  CHECK(next_event(eq, &ev) == PTL_OK && ev.type == PTL_EVENT_FETCH_ATOMIC_END && ev.link == ev.sequence - 1);
+  CHECK(deliver(PTL_OP_ATOMIC, 2, 3, 0x1, 16, 24, 0, &hit) == mdo(rw)); /* no truncation: wo (TRUNCATE) skipped */
+  CHECK(deliver(PTL_OP_ATOMIC, 2, 3, 0x1, 16, 60, 0, &hit) == NULL);    /* fits nowhere: dropped */
+  CHECK(ni->sr[PTL_SIDE_RX][PTL_SR_DROP_COUNT] == 1);
+  CHECK(deliver(PTL_OP_PUT, 2, 3, 0x1, 16, 24, 0, &hit) == mdo(wo)); /* a Put truncates there */
+  CHECK(hit.mlength == 8);
+  CHECK(strcmp(PtlEventKindStr(PTL_EVENT_FETCH_ATOMIC_END), "PTL_EVENT_FETCH_ATOMIC_END") == 0);
+  CHECK(strcmp(PtlErrorStr(PTLX_ARG_INVALID), "PTLX_ARG_INVALID") == 0);
+  teardown();
+}
+
 int main(void) {
   t_match_ignore();
   t_list_order_and_insert();
@@ -722,6 +815,7 @@ int main(void) {
   t_post_and_attach_any();
   t_publish_rule();
   t_event_entries();
+  t_atomics();
   printf("%s\n", failures ? "ptl_unit: FAILED" : "ptl_unit: all passed");
   return failures ? 1 : 0;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run-ptl-tests.sh -- ptl's tests: the unit tests of the matching engine,
 # then the conformance suite in host and offload mode at 2, 3 and 4
-# processes, the one-sided request buffers once over TCP, again at 2 with
-# MD pinning refused (RLIMIT_MEMLOCK), the faults ptl cannot survive
+# processes, the one-sided request buffers, late ACKs and atomics over
+# TCP, again at 2 with MD pinning refused (RLIMIT_MEMLOCK), the faults ptl
+# cannot survive
 # (ptl_fault: each must end its job with ptl's fatal error), then a
 # short run of each microbenchmark, each under a hard timeout.  One line
 # per case:
@@ -125,6 +126,17 @@ if [[ " $MODES " == *" offload "* ]]; then
   subtests=()
   report "np=3 mode=offload UCX_TLS=tcp,self late_ack publish (late ACKs, the rescuer)" "$rc"
 fi
+# atomics over TCP: UCX's atomics (the NIC path, offload) are its software
+# ones there, performed by the target's worker; host mode all matched
+for mode in host offload; do
+  if [[ " $MODES " != *" $mode "* ]]; then continue; fi
+  xflag=()
+  if [ -n "$ompi" ]; then xflag=(-x UCX_TLS -x PTL_TEST_UNMAPPED); fi
+  subtests=(atomic)
+  conf_run 3 "$mode" env UCX_TLS=tcp,self PTL_TEST_UNMAPPED=1
+  subtests=()
+  report "np=3 mode=$mode UCX_TLS=tcp,self atomic (NIC and CPU atomics on one location)" "$rc"
+done
 
 # MD pinning refused (RLIMIT_MEMLOCK of 16 KiB; as root, CAP_IPC_LOCK
 # dropped too): every test still passes, and each process says so once.
