@@ -36,7 +36,7 @@ void stp_stage_list(char *buf, size_t len);
 extern const stp_stage_t *stp_stage; /* the active one, from init */
 
 /* ------------------------------------------------------------------ */
-/* the objects: one client, its primordial endpoint, team and segment   */
+/* the objects: one client, its primordial endpoint and segment, teams  */
 /* ------------------------------------------------------------------ */
 struct _stp_client {
   char name[64];
@@ -55,15 +55,36 @@ struct _stp_ep {
   struct _stp_segment *seg; /* bound segment, or NULL */
   const void *cdata;
 } __attribute__((aligned(8))); /* (a TM-pair is its address with the low bit set) */
+/* A team (gex_TM_t).  The primordial team is stp_tm0 (jobrank NULL: a
+ * team rank is the job rank); teams made by gex_TM_Split/Create are
+ * allocated, listed in stp_teams, and never freed: gex_TM_Destroy marks the
+ * record dead (and frees its tables), so that a later use is reported, not
+ * a touch of freed memory. */
+enum { STP_TM_LIVE = 0x7ea1u, STP_TM_DEAD = 0xdeadu };
 struct _stp_tm {
-  gex_Rank_t rank, size; /* the primordial team: the job */
+  gex_Rank_t rank, size;
   gex_Flags_t flags;
   const void *cdata;
+  uint32_t state;          /* STP_TM_LIVE or STP_TM_DEAD */
+  uint32_t made;           /* teams constructed over this one (Split, Create): a child's identity */
+  gex_Rank_t *jobrank;     /* team rank -> job rank (NULL: the identity) */
+  gex_Rank_t *rank_of;     /* job rank -> team rank or GEX_RANK_INVALID (NULL: the identity) */
+  gex_Memvec_t scratch;    /* the client's scratch space (gex_addr NULL: none given) */
+  stp_cteam_t coll;        /* the collectives' view: identity, rank, size, jobrank */
+  struct _stp_tm *next;    /* stp_teams */
 };
+/* The primordial endpoint and team side by side, so that "the primordial
+ * team or a TM-pair" -- the job-rank fast path of every RMA and AM entry
+ * point -- is one subtraction and one compare (stp_tm_is_prim). */
+extern struct stp_prim {
+  struct _stp_ep ep0;
+  struct _stp_tm tm0;
+} stp_prim;
+#define stp_ep0 (stp_prim.ep0)
+#define stp_tm0 (stp_prim.tm0)
 extern struct _stp_client stp_client;
-extern struct _stp_ep stp_ep0;
-extern struct _stp_tm stp_tm0;
 extern struct _stp_segment stp_seg0;
+extern struct _stp_tm *stp_teams; /* every team made (live or dead) */
 #define STP_CLIENT ((gex_Client_t)&stp_client)
 #define STP_EP0 ((gex_EP_t)&stp_ep0)
 #define STP_TM0 ((gex_TM_t)&stp_tm0)
@@ -71,6 +92,19 @@ extern struct _stp_segment stp_seg0;
 /* A TM-pair: the local endpoint's address with the low bit set; the remote
  * endpoint index in bits 1..3 (GASNET_MAXEPS is 1: always 0). */
 static inline int stp_tm_is_pair(gex_TM_t tm) { return ((uintptr_t)tm & 1u) != 0; }
+/* The primordial team or the primordial endpoint's TM-pair (or, checks
+ * off, another address inside stp_prim): ranks are job ranks. */
+static inline int stp_tm_is_prim(gex_TM_t tm) { return (uintptr_t)tm - (uintptr_t)&stp_prim < sizeof(stp_prim); }
+
+/* A team rank's job rank (ex_team.c): every point-to-point entry point
+ * takes its rank through this.  The primordial team and TM-pairs cost one
+ * well-predicted branch; another team is checked (checks on: live, of
+ * ours; always: the rank below its size) and its table read. */
+gex_Rank_t stp_tm_jobrank_slow(const char *fn, gex_TM_t tm, gex_Rank_t rank);
+#define STP_TM_JOBRANK(fn, tm, rank) (STP_LIKELY(stp_tm_is_prim(tm)) ? (rank) : stp_tm_jobrank_slow(fn, tm, rank))
+/* The team a collective names: a live team (never a TM-pair), or a fatal
+ * error naming fn. */
+struct _stp_tm *stp_tm_team(const char *fn, gex_TM_t tm);
 
 /* ------------------------------------------------------------------ */
 /* shared between the API files                                        */
@@ -101,6 +135,11 @@ static inline stp_ev_t *stp_nbi_ev(void) {
  * completed during initiation. */
 gex_Event_t stp_ev_root_handle(stp_ev_t *e);
 
+/* ex_ratomic.c: STAGEPORT_AD_IMPL=reference (1) or native (0), read once;
+ * a bad value is a fatal error.  Every node must agree (gex_Client_Init
+ * checks): a domain's implementation is chosen by each member alone. */
+int stp_ad_force_reference(void);
+
 /* STAGEPORT_LC=reference: local completion is never reported apart from
  * remote completion (seed 003's reference, for comparison) */
 extern int stp_lc_reference;
@@ -118,9 +157,12 @@ extern int stp_np_reference;
 void stp_check_node_fail(const char *fn, gex_Rank_t node) STP_NORETURN;
 #define STP_CHECK_NODE(fn, node) \
   do { if (STP_UNLIKELY((node) >= stp.nodes)) stp_check_node_fail(fn, node); } while (0)
-/* A team argument: the primordial team or a TM-pair of the primordial
- * endpoint (with checks off: taken as such). */
+/* A team argument: the primordial team, a TM-pair of the primordial
+ * endpoint or a live team (with checks off: taken as such). */
 void stp_check_tm_fail(const char *fn, gex_TM_t tm) STP_NORETURN;
+/* The primordial team, its TM-pair or a live team of ours, else a fatal
+ * error naming fn (a destroyed team: saying so); STP_CHECK_TM's slow path. */
+void stp_check_tm(const char *fn, gex_TM_t tm);
 
 #if STP_CHECKS
 void stp_check_inited_fail(const char *fn) STP_NORETURN;
@@ -131,7 +173,7 @@ void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
   do { if (STP_UNLIKELY(!stp.inited)) stp_check_inited_fail(fn); } while (0)
 #define STP_CHECK_TM(fn, tm)                                                                         \
   do {                                                                                               \
-    if (STP_UNLIKELY((tm) != STP_TM0 && (uintptr_t)(tm) != ((uintptr_t)STP_EP0 | 1u))) stp_check_tm_fail(fn, tm); \
+    if (STP_UNLIKELY((tm) != STP_TM0 && (uintptr_t)(tm) != ((uintptr_t)STP_EP0 | 1u))) stp_check_tm(fn, tm); \
   } while (0)
 /* [addr, addr+n) inside node's bound segment (n == 0 always passes) */
 #define STP_CHECK_REMOTE(fn, node_, addr_, n_)                                         \

@@ -154,8 +154,8 @@ static size_t max_of(int cat, int is_req, gex_Flags_t flags) {
 static size_t max_query(const char *fn, gex_TM_t tm, gex_Rank_t other, const gex_Event_t *lc_opt, gex_Flags_t flags,
                         unsigned numargs, int cat, int is_req) {
   STP_CHECK_INITED(fn);
+  if (other != GEX_RANK_INVALID) STP_CHECK_NODE(fn, STP_TM_JOBRANK(fn, tm, other));
   STP_CHECK_TM(fn, tm);
-  if (other != GEX_RANK_INVALID) STP_CHECK_NODE(fn, other);
   if (STP_UNLIKELY(numargs > gex_AM_MaxArgs())) stp_fatal("%s: numargs %u, more than gex_AM_MaxArgs() (16)", fn, numargs);
   (void)lc_opt; /* (the same whatever lc_opt and peer: no Core has per-peer limits) */
   return max_of(cat, is_req, flags);
@@ -250,15 +250,19 @@ static inline void check_am_flags(const char *fn, gex_Flags_t flags) {
   if (STP_UNLIKELY(flags & ~AM_FLAGS)) stp_fatal("%s: flags 0x%x: only GEX_FLAG_IMMEDIATE is valid here", fn, (unsigned)flags);
 }
 
-static inline void check_request(const char *fn, gex_TM_t tm, gex_Rank_t dest, gex_AM_Index_t handler,
-                                 gex_Flags_t flags) {
+/* The checks of a request; its destination's job rank (dest: a rank of
+ * tm; the token's srcrank at the receiver is this process's job rank). */
+static inline gex_Rank_t check_request(const char *fn, gex_TM_t tm, gex_Rank_t dest, gex_AM_Index_t handler,
+                                       gex_Flags_t flags) {
   STP_CHECK_INITED(fn);
   STP_CHECK_LEGACY_ATTACHED(fn);
   STP_CHECK_NOT_IN_HANDLER(fn);
+  dest = STP_TM_JOBRANK(fn, tm, dest);
   STP_CHECK_TM(fn, tm);
   STP_CHECK_NODE(fn, dest);
   check_handler(fn, handler);
   check_am_flags(fn, flags);
+  return dest;
 }
 
 static inline stp_token_t *check_reply(const char *fn, gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags) {
@@ -320,7 +324,7 @@ int _stp_AMRequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, ge
   STP_API_GUARD();
   gex_AM_Arg_t args[16];
   stp_am_t am = {STP_AM_SHORT, 0, handler, 0, args, NULL, 0, NULL, flags, NULL, 0};
-  check_request("gex_AM_RequestShort", tm, rank, handler, flags);
+  rank = check_request("gex_AM_RequestShort", tm, rank, handler, flags);
   GET_ARGS(args, numargs, numargs, "gex_AM_RequestShort");
   am.nargs = (uint8_t)numargs;
   return am_send(&am, rank, NULL, NULL, "gex_AM_RequestShort");
@@ -331,7 +335,7 @@ int _stp_AMRequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, c
   STP_API_GUARD();
   gex_AM_Arg_t args[16];
   stp_am_t am = {STP_AM_MEDIUM, 0, handler, 0, args, source_addr, nbytes, NULL, flags, NULL, 0};
-  check_request("gex_AM_RequestMedium", tm, rank, handler, flags);
+  rank = check_request("gex_AM_RequestMedium", tm, rank, handler, flags);
   STP_CHECK_LOCAL("gex_AM_RequestMedium", "source", source_addr, nbytes);
   check_payload("gex_AM_RequestMedium", nbytes, stp.core->max_medium, "gex_AM_MaxRequestMedium");
   GET_ARGS(args, numargs, numargs, "gex_AM_RequestMedium");
@@ -345,7 +349,7 @@ int _stp_AMRequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, con
   gex_AM_Arg_t args[16];
   const char *fn = "gex_AM_RequestLong";
   stp_am_t am = {STP_AM_LONG, 0, handler, 0, args, source_addr, nbytes, dest_addr, flags, NULL, 0};
-  check_request(fn, tm, rank, handler, flags);
+  rank = check_request(fn, tm, rank, handler, flags);
   STP_CHECK_LOCAL(fn, "source", source_addr, nbytes);
   check_payload(fn, nbytes, stp.core->max_long_request, "gex_AM_MaxRequestLong");
   STP_CHECK_REMOTE(fn, rank, dest_addr, nbytes);
@@ -362,7 +366,7 @@ int _stp_AMRequestLongAsync(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
   gex_AM_Arg_t args[16];
   const char *fn = "gasnet_AMRequestLongAsync";
   stp_am_t am = {STP_AM_LONG, 1, handler, 0, args, source_addr, nbytes, dest_addr, 0, NULL, 0};
-  check_request(fn, tm, rank, handler, 0);
+  rank = check_request(fn, tm, rank, handler, 0);
   STP_CHECK_LOCAL(fn, "source", source_addr, nbytes);
   check_payload(fn, nbytes, stp.core->max_long_request, "gasnet_AMMaxLongRequest");
   STP_CHECK_REMOTE(fn, rank, dest_addr, nbytes);
@@ -445,7 +449,7 @@ static gex_AM_SrcDesc_t prepare(const char *fn, int is_req, int cat, gex_TM_t tm
   struct _stp_srcdesc *sd = thread_sd(is_req);
   gex_Flags_t sendflags = flags & ~(GEX_FLAG_AM_PREPARE_LEAST_CLIENT | GEX_FLAG_AM_PREPARE_LEAST_ALLOC);
   size_t max = max_of(cat, is_req, client_buf ? 0 : GEX_FLAG_AM_PREPARE_LEAST_ALLOC);
-  if (is_req) check_request(fn, tm, rank, GEX_AM_INDEX_BASE, sendflags);
+  if (is_req) rank = check_request(fn, tm, rank, GEX_AM_INDEX_BASE, sendflags);
   else (void)check_reply(fn, token, GEX_AM_INDEX_BASE, sendflags);
   if (STP_UNLIKELY(sd->live)) stp_fatal("%s: this thread has a Prepare not yet committed or cancelled", fn);
   if (STP_UNLIKELY(numargs > gex_AM_MaxArgs())) stp_fatal("%s: numargs %u, more than 16", fn, numargs);

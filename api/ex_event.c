@@ -217,21 +217,25 @@ gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags) {
 }
 
 /* ------------------------------------------------------------------ */
-/* collectives on the primordial team (the reference: common/coll.h)    */
+/* collectives on any team (the reference: common/coll.h)              */
 /* ------------------------------------------------------------------ */
-#define CHECK_COLL(fn, tm, flags)                                                            \
-  do {                                                                                       \
-    STP_CHECK_INITED(fn);                                                                    \
-    STP_CHECK_NOT_IN_HANDLER(fn);                                                            \
-    if (STP_UNLIKELY((tm) != STP_TM0)) stp_check_tm_fail(fn " (the primordial team only)", tm); \
-    if (STP_UNLIKELY(flags)) stp_fatal("%s: flags 0x%x (reserved: 0)", fn, (unsigned)(flags)); \
-  } while (0)
+static struct _stp_tm *coll_team(const char *fn, gex_TM_t tm, gex_Flags_t flags) {
+  STP_CHECK_INITED(fn);
+  STP_CHECK_NOT_IN_HANDLER(fn);
+  if (STP_UNLIKELY(flags)) stp_fatal("%s: flags 0x%x (reserved: 0)", fn, (unsigned)flags);
+  return stp_tm_team(fn, tm);
+}
+
+static void check_root(const char *fn, const struct _stp_tm *t, gex_Rank_t root) {
+  if (STP_UNLIKELY(root >= t->size))
+    stp_fatal("%s: root %u out of range (the team has %u members)", fn, (unsigned)root, (unsigned)t->size);
+}
 
 gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags) {
   STP_API_GUARD();
   stp_bval_t anon = {STP_BV_ANON, 0};
-  CHECK_COLL("gex_Coll_BarrierNB", tm, flags);
-  return stp_ev_root_handle(stp_coll_barrier(&anon));
+  struct _stp_tm *t = coll_team("gex_Coll_BarrierNB", tm, flags);
+  return stp_ev_root_handle(stp_coll_barrier(&t->coll, &anon));
 }
 
 void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags) { gex_Event_Wait(gex_Coll_BarrierNB(tm, flags)); }
@@ -239,11 +243,58 @@ void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags) { gex_Event_Wait(g
 gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src, size_t nbytes,
                                  gex_Flags_t flags) {
   STP_API_GUARD();
-  CHECK_COLL("gex_Coll_BroadcastNB", tm, flags);
-  STP_CHECK_NODE("gex_Coll_BroadcastNB", root);
-  STP_CHECK_LOCAL("gex_Coll_BroadcastNB", "destination", dst, nbytes);
-  if (stp.mynode == root) STP_CHECK_LOCAL("gex_Coll_BroadcastNB", "source", src, nbytes);
-  return stp_ev_root_handle(stp_coll_bcast(root, dst, src, nbytes));
+  const char *fn = "gex_Coll_BroadcastNB";
+  struct _stp_tm *t = coll_team(fn, tm, flags);
+  check_root(fn, t, root);
+  STP_CHECK_LOCAL(fn, "destination", dst, nbytes);
+  if (t->rank == root) STP_CHECK_LOCAL(fn, "source", src, nbytes);
+  return stp_ev_root_handle(stp_coll_bcast(&t->coll, root, dst, src, nbytes));
+}
+
+/* dt, dt_sz, dt_cnt, op and user_op: what the description allows */
+static void check_reduce(const char *fn, gex_DT_t dt, size_t dt_sz, size_t dt_cnt, gex_OP_t op,
+                         gex_Coll_ReduceFn_t user_op) {
+  size_t builtin = stp_coll_dt_size(dt);
+  int user = op == GEX_OP_USER || op == GEX_OP_USER_NC;
+  if (STP_UNLIKELY(!builtin && dt != GEX_DT_USER))
+    stp_fatal("%s: dt 0x%x is not a data type of reductions (GEX_DT_{I32,U32,I64,U64,FLT,DBL,USER})", fn, (unsigned)dt);
+  if (STP_UNLIKELY(!stp_coll_op_valid(dt, op)))
+    stp_fatal("%s: op 0x%x is not a reduction operation for dt 0x%x (ADD MULT MIN MAX for every built-in type, AND "
+              "OR XOR for integers, USER and USER_NC for every type; GEX_DT_USER takes only USER and USER_NC)",
+              fn, (unsigned)op, (unsigned)dt);
+  if (STP_UNLIKELY(builtin && dt_sz != builtin))
+    stp_fatal("%s: dt_sz %zu, but the data type's size is %zu", fn, dt_sz, builtin);
+  if (STP_UNLIKELY(!dt_sz || !dt_cnt)) stp_fatal("%s: dt_sz %zu, dt_cnt %zu (both must be non-zero)", fn, dt_sz, dt_cnt);
+  if (STP_UNLIKELY(dt_cnt > SIZE_MAX / dt_sz)) stp_fatal("%s: dt_sz %zu * dt_cnt %zu overflows", fn, dt_sz, dt_cnt);
+  if (STP_UNLIKELY(user && !user_op)) stp_fatal("%s: op GEX_OP_USER%s with a NULL user_op", fn, op == GEX_OP_USER ? "" : "_NC");
+}
+
+gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src, gex_DT_t dt,
+                                   size_t dt_sz, size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op,
+                                   void *user_cdata, gex_Flags_t flags) {
+  STP_API_GUARD();
+  const char *fn = "gex_Coll_ReduceToOneNB";
+  struct _stp_tm *t = coll_team(fn, tm, flags);
+  size_t nbytes = dt_sz * dt_cnt;
+  check_root(fn, t, root);
+  check_reduce(fn, dt, dt_sz, dt_cnt, op, user_op);
+  STP_CHECK_LOCAL(fn, "source", src, nbytes);
+  if (t->rank == root) STP_CHECK_LOCAL(fn, "destination", dst, nbytes);
+  return stp_ev_root_handle(stp_coll_reduce(&t->coll, root, dst, src, dt, dt_sz, dt_cnt, op,
+                                            (stp_reduce_fn_t)user_op, user_cdata));
+}
+
+gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void *dst, const void *src, gex_DT_t dt, size_t dt_sz, size_t dt_cnt,
+                                   gex_OP_t op, gex_Coll_ReduceFn_t user_op, void *user_cdata, gex_Flags_t flags) {
+  STP_API_GUARD();
+  const char *fn = "gex_Coll_ReduceToAllNB";
+  struct _stp_tm *t = coll_team(fn, tm, flags);
+  size_t nbytes = dt_sz * dt_cnt;
+  check_reduce(fn, dt, dt_sz, dt_cnt, op, user_op);
+  STP_CHECK_LOCAL(fn, "source", src, nbytes);
+  STP_CHECK_LOCAL(fn, "destination", dst, nbytes);
+  return stp_ev_root_handle(stp_coll_reduce(&t->coll, STP_ROOT_ALL, dst, src, dt, dt_sz, dt_cnt, op,
+                                            (stp_reduce_fn_t)user_op, user_cdata));
 }
 
 /* The legacy layer's named barrier: a barrier whose members bring a value
@@ -251,8 +302,8 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
 gex_Event_t _stp_Coll_BarrierValueNB(gex_TM_t tm, int id, int flags) {
   STP_API_GUARD();
   stp_bval_t v = {(uint8_t)flags, id};
-  CHECK_COLL("gasnet_barrier_notify", tm, 0);
-  return stp_ev_handle(stp_coll_barrier(&v)); /* (kept until its result is taken) */
+  struct _stp_tm *t = coll_team("gasnet_barrier_notify", tm, 0);
+  return stp_ev_handle(stp_coll_barrier(&t->coll, &v)); /* (kept until its result is taken) */
 }
 
 int _stp_Coll_BarrierValueTest(gex_Event_t event, int *id, int *flags) {

@@ -251,8 +251,7 @@ int stp_agree(const char *fn, int rc, const char *step) {
 /* the objects                                                         */
 /* ------------------------------------------------------------------ */
 struct _stp_client stp_client;
-struct _stp_ep stp_ep0;
-struct _stp_tm stp_tm0;
+struct stp_prim stp_prim; /* the primordial endpoint and team (api.h) */
 struct _stp_segment stp_seg0;
 
 /* ------------------------------------------------------------------ */
@@ -285,6 +284,7 @@ static int open_stage(void) {
   }
   stp_register_internal(stp.rma->handlers, stp.rma->nhandlers);
   stp_coll_ref_register();
+  stp_ad_ref_register(); /* (the reference atomics' handlers: every stage, ratomic.h) */
   rc = stp.core->attach();
   if (rc == GASNET_OK && stp.rma->attach) rc = stp.rma->attach();
   rc = stp_agree("gex_Client_Init", rc, "attaching the Core and the RMA backend"); /* (the init barrier) */
@@ -337,14 +337,18 @@ int _stp_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, con
   {
     /* every node runs the same stage (say, an MPMD launch with the
      * variable given to one program only): else their first collectives
-     * would not match */
+     * would not match; and chooses atomic domains' implementations alike
+     * (else one member's CPU atomics and another's NIC atomics on the
+     * same memory) */
     const char *names[64] = {NULL};
-    stp_setting_t set = {"STAGEPORT_STAGE", 0, names};
+    static const char *const ad_impls[] = {"native", "reference", NULL};
+    stp_setting_t set[2] = {{"STAGEPORT_STAGE", 0, names},
+                            {"STAGEPORT_AD_IMPL", (uint64_t)stp_ad_force_reference(), ad_impls}};
     for (int i = 0; i < stp_nstages && i < 63; i++) {
       names[i] = stp_stages[i].name;
-      if (&stp_stages[i] == stp_stage) set.value = (uint64_t)i;
+      if (&stp_stages[i] == stp_stage) set[0].value = (uint64_t)i;
     }
-    stp_settings_agree("gex_Client_Init", &set, 1);
+    stp_settings_agree("gex_Client_Init", set, 2);
   }
   init_nodeinfo();
   stp.inited = 1;
@@ -365,6 +369,10 @@ int _stp_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, con
   stp_ep0.caps = GEX_EP_CAPABILITY_ALL;
   stp_tm0.rank = stp.mynode;
   stp_tm0.size = stp.nodes;
+  stp_tm0.state = STP_TM_LIVE;
+  stp_tm0.coll.id = 0;
+  stp_tm0.coll.rank = stp.mynode;
+  stp_tm0.coll.size = stp.nodes;
   {
     STP_API_GUARD();
     rc = open_stage();
@@ -644,7 +652,8 @@ char *gasnet_getenv(const char *name) {
 /* The endpoint a team (or TM-pair) names. */
 static inline struct _stp_ep *tm_ep(const char *fn, gex_TM_t tm) {
   if (tm == STP_TM0 || (uintptr_t)tm == ((uintptr_t)STP_EP0 | 1u)) return &stp_ep0;
-  stp_check_tm_fail(fn, tm);
+  (void)stp_tm_team(fn, tm);
+  return &stp_ep0;
 }
 
 void gex_Client_SetCData(gex_Client_t c, const void *v) { CHECK_OBJ("gex_Client_SetCData", c, STP_CLIENT); stp_client.cdata = v; }
@@ -658,46 +667,6 @@ gex_Client_t gex_Segment_QueryClient(gex_Segment_t s) { CHECK_OBJ("gex_Segment_Q
 gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t s) { CHECK_OBJ("gex_Segment_QueryFlags", s, (gex_Segment_t)&stp_seg0); return stp_seg0.flags; }
 void *gex_Segment_QueryAddr(gex_Segment_t s) { CHECK_OBJ("gex_Segment_QueryAddr", s, (gex_Segment_t)&stp_seg0); return stp_seg0.addr; }
 uintptr_t gex_Segment_QuerySize(gex_Segment_t s) { CHECK_OBJ("gex_Segment_QuerySize", s, (gex_Segment_t)&stp_seg0); return stp_seg0.size; }
-
-void gex_TM_SetCData(gex_TM_t tm, const void *v) { CHECK_OBJ("gex_TM_SetCData", tm, STP_TM0); stp_tm0.cdata = v; }
-void *gex_TM_QueryCData(gex_TM_t tm) { CHECK_OBJ("gex_TM_QueryCData", tm, STP_TM0); return (void *)stp_tm0.cdata; }
-gex_Client_t gex_TM_QueryClient(gex_TM_t tm) { CHECK_OBJ("gex_TM_QueryClient", tm, STP_TM0); return STP_CLIENT; }
-gex_EP_t gex_TM_QueryEP(gex_TM_t tm) { CHECK_OBJ("gex_TM_QueryEP", tm, STP_TM0); return STP_EP0; }
-gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) { CHECK_OBJ("gex_TM_QueryFlags", tm, STP_TM0); return stp_tm0.flags; }
-gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) { CHECK_OBJ("gex_TM_QueryRank", tm, STP_TM0); return stp_tm0.rank; }
-gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) { CHECK_OBJ("gex_TM_QuerySize", tm, STP_TM0); return stp_tm0.size; }
-
-gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) {
-  CHECK_OBJ("gex_TM_Pair", local_ep, STP_EP0);
-  if (remote_ep_index >= GASNET_MAXEPS)
-    stp_fatal("gex_TM_Pair: remote endpoint index %u (GASNET_MAXEPS is %d)", (unsigned)remote_ep_index, GASNET_MAXEPS);
-  return (gex_TM_t)((uintptr_t)local_ep | 1u);
-}
-
-gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) {
-  CHECK_OBJ("gex_TM_TranslateRankToJobrank", tm, STP_TM0);
-  if (rank >= stp_tm0.size) stp_fatal("gex_TM_TranslateRankToJobrank: rank %u out of range (team of %u)",
-                                      (unsigned)rank, (unsigned)stp_tm0.size);
-  return rank;
-}
-
-gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) {
-  CHECK_OBJ("gex_TM_TranslateJobrankToRank", tm, STP_TM0);
-  if (jobrank >= stp.nodes) stp_fatal("gex_TM_TranslateJobrankToRank: job rank %u out of range (job of %u)",
-                                      (unsigned)jobrank, (unsigned)stp.nodes);
-  return jobrank;
-}
-
-gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) {
-  gex_EP_Location_t loc;
-  CHECK_OBJ("gex_TM_TranslateRankToEP", tm, STP_TM0);
-  if (flags) stp_fatal("gex_TM_TranslateRankToEP: flags 0x%x (reserved: 0)", (unsigned)flags);
-  if (rank >= stp_tm0.size) stp_fatal("gex_TM_TranslateRankToEP: rank %u out of range (team of %u)", (unsigned)rank,
-                                      (unsigned)stp_tm0.size);
-  loc.gex_rank = rank;
-  loc.gex_ep_index = 0;
-  return loc;
-}
 
 void gex_EP_SetCData(gex_EP_t ep, const void *v) { CHECK_OBJ("gex_EP_SetCData", ep, STP_EP0); stp_ep0.cdata = v; }
 void *gex_EP_QueryCData(gex_EP_t ep) { CHECK_OBJ("gex_EP_QueryCData", ep, STP_EP0); return (void *)stp_ep0.cdata; }
@@ -726,6 +695,7 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owne
   (void)tm_ep("gex_EP_QueryBoundSegmentNB", tm);
   (void)flags;
   STP_CHECK_INITED("gex_EP_QueryBoundSegmentNB");
+  rank = STP_TM_JOBRANK("gex_EP_QueryBoundSegmentNB", tm, rank);
   STP_CHECK_NODE("gex_EP_QueryBoundSegmentNB", rank);
   if (!stp.seg || !stp.seg[rank].size) { /* unsuccessful: no bound segment */
     if (size_p) *size_p = 0;
@@ -741,8 +711,8 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, voi
   STP_CHECK_NOT_IN_HANDLER("gex_Segment_QueryBound");
   (void)tm_ep("gex_Segment_QueryBound", tm);
   STP_CHECK_INITED("gex_Segment_QueryBound");
-  STP_CHECK_NODE("gex_Segment_QueryBound", rank);
-  if (!stp.seg || !stp.seg[rank].size) return 1; /* outputs unchanged */
+  STP_CHECK_NODE("gex_Segment_QueryBound", STP_TM_JOBRANK("gex_Segment_QueryBound", tm, rank));
+  if (!stp.seg || !stp.seg[STP_TM_JOBRANK("gex_Segment_QueryBound", tm, rank)].size) return 1; /* outputs unchanged */
   return (int)(intptr_t)gex_EP_QueryBoundSegmentNB(tm, rank, owneraddr_p, localaddr_p, size_p, 0);
 }
 

@@ -94,14 +94,17 @@ static inline void check_flags(const char *fn, gex_Flags_t flags) {
     stp_fatal("%s: flags 0x%x: only GEX_FLAG_IMMEDIATE and GEX_FLAG_PEER_NEVER_* are supported", fn, (unsigned)flags);
 }
 
+/* (rank: a rank of tm, made the job rank here) */
 #define CHECK_PUT(fn, tm, rank, dest, src, n, flags) \
   do {                                               \
+    rank = STP_TM_JOBRANK(fn, tm, rank);             \
     STP_CHECK_XFER(fn, tm, rank, dest, n);           \
     STP_CHECK_LOCAL(fn, "source", src, n);           \
     check_flags(fn, flags);                          \
   } while (0)
 #define CHECK_GET(fn, tm, dest, rank, src, n, flags) \
   do {                                               \
+    rank = STP_TM_JOBRANK(fn, tm, rank);             \
     STP_CHECK_XFER(fn, tm, rank, src, n);            \
     STP_CHECK_LOCAL(fn, "destination", dest, n);     \
     check_flags(fn, flags);                          \

@@ -71,9 +71,17 @@ typedef struct stp_rma_ops {
 
   /* completion -------------------------------------------------------- */
   void (*sync)(stp_ev_t *rc);
+
+  /* remote atomics (ratomic.h): this backend's specialization, chosen per
+   * domain when it supports the domain's type and whole operation set
+   * (NULL: the reference for every domain) */
+  const struct stp_ad_impl *ad;
 } stp_rma_ops_t;
 
 /* The reference implementation (ext-ref): a stage row's NULL RMA table. */
 extern const stp_rma_ops_t stp_rma_ref_ops;
+/* The reference atomics' AM handlers (ratomic.h), registered on every stage
+ * at init whatever its RMA backend. */
+void stp_ad_ref_register(void);
 
 #endif /* STP_RMA_H */

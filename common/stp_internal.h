@@ -66,8 +66,11 @@ enum {
   STP_H_REF_PUT_ACK,
   STP_H_REF_GET,
   STP_H_REF_GET_REPLY,
-  STP_H_COLL_BARRIER = 16, /* ext-ref: collectives */
-  STP_H_COLL_BCAST,
+  STP_H_COLL_BARRIER = 16, /* ext-ref: collectives (16..39) */
+  STP_H_COLL_XCHG,
+  STP_H_COLL_REDUCE,
+  STP_H_AD_REQ = 40, /* ext-ref: remote atomics (40..47) */
+  STP_H_AD_REPLY,
   STP_H_FIRST_CLIENT = GEX_AM_INDEX_BASE
 };
 

@@ -14,8 +14,14 @@
  * in the lc event when one was asked for -- at once when the data was
  * copied to a bounce buffer.  IMMEDIATE: a put or
  * get that finds no op record or send token is refused, nothing taken.
+ * Remote atomics (the table's `ad`): portals_ratomic.c, on the same ops.
  */
 #include "portals_conduit.h"
+#include "ratomic.h"
+
+/* (portals_ratomic.c: remote atomics as ptl atomics) */
+extern const stp_ad_impl_t stp_ad_portals_impl;
+void stp_ad_portals_attach(void);
 
 /* ACK / REPLY_END of one of ours: the operation's remote completion. */
 static void done(stp_pc_op_t *o) { stp_ev_finish(o->owner, o->type == STP_POP_GET ? STP_EC_GET : STP_EC_PUT); }
@@ -29,6 +35,7 @@ static int portals_attach(void) {
   stp_pc_on_op(STP_POP_PUT, done, sent);
   stp_pc_on_op(STP_POP_PUT_BULK, done, sent);
   stp_pc_on_op(STP_POP_GET, done, NULL);
+  stp_ad_portals_attach();
   return GASNET_OK;
 }
 
@@ -93,4 +100,5 @@ const stp_rma_ops_t stp_rma_portals_ops = {
     .attach = portals_attach,
     .put = portals_put,
     .get = portals_get,
+    .ad = &stp_ad_portals_impl,
 };

@@ -22,6 +22,10 @@
 
 #include <stdlib.h>
 
+#include "ratomic.h"
+
+extern const stp_ad_impl_t stp_ad_ucx_impl; /* (ucx_ratomic.c: remote atomics) */
+
 #define DIRTY_MANY UINT64_MAX /* rma_state[0]: node+1, or MANY with a bitmap in rma_state[1] */
 
 static struct {
@@ -146,4 +150,5 @@ const stp_rma_ops_t stp_rma_ucx_ops = {
     .get = ucx_get,
     .put_blocking = ucx_put_blocking,
     .sync = ucx_sync,
+    .ad = &stp_ad_ucx_impl,
 };

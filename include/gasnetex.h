@@ -61,6 +61,35 @@
 #include "gasnet_fwd.h"
 /* GASNET_RELEASE_VERSION_*, GASNET_CONFIG_STRING: configure's */
 #include "gasnet_config.h"
+/* The C types' sizes, as GASNet's configuration header gives them to
+ * clients (GASNet-EX's testteambcast sizes its buffers with SIZEOF_INT):
+ * the compiler's own, unless defined already. */
+#if defined(__SIZEOF_INT__)
+#ifndef SIZEOF_CHAR
+#define SIZEOF_CHAR 1
+#endif
+#ifndef SIZEOF_SHORT
+#define SIZEOF_SHORT __SIZEOF_SHORT__
+#endif
+#ifndef SIZEOF_INT
+#define SIZEOF_INT __SIZEOF_INT__
+#endif
+#ifndef SIZEOF_LONG
+#define SIZEOF_LONG __SIZEOF_LONG__
+#endif
+#ifndef SIZEOF_LONG_LONG
+#define SIZEOF_LONG_LONG __SIZEOF_LONG_LONG__
+#endif
+#ifndef SIZEOF_FLOAT
+#define SIZEOF_FLOAT __SIZEOF_FLOAT__
+#endif
+#ifndef SIZEOF_DOUBLE
+#define SIZEOF_DOUBLE __SIZEOF_DOUBLE__
+#endif
+#ifndef SIZEOF_SIZE_T
+#define SIZEOF_SIZE_T __SIZEOF_SIZE_T__
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -319,6 +348,28 @@ extern int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t s
 extern int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, void **localaddr_p,
                                   uintptr_t *size_p);
 
+/* Teams.  The primordial team (gex_Client_Init's) and any number made
+ * from it: gex_TM_Split (collective over the parent: members of one color
+ * ordered by key, ties by parent rank; a NULL new_tm_p or a negative color:
+ * no team here, *new_tm_p = GEX_TM_INVALID) and gex_TM_Create (collective
+ * over the parent; each caller names its team's members in args, by
+ * parent rank or, with GEX_FLAG_RANK_IS_JOBRANK, job rank), split or
+ * created again at any depth; gex_TM_Destroy (collective over the team;
+ * the primordial team may not be destroyed; returns 1 and writes
+ * *scratch_p when the client gave the team a scratch space).  Scratch:
+ * GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED (or the deprecated _MIN, with a
+ * warning) makes the call a query -- 64 KiB for a caller that will be a
+ * member, 0 otherwise -- and creates nothing; stageport's collectives use
+ * no scratch space (a granted one is only handed back at Destroy), so
+ * GEX_FLAG_TM_NO_SCRATCH teams run every collective too.
+ *
+ * Every point-to-point call (RMA, AMs, the segment queries) takes a rank
+ * of the team it names (translated to the job rank); a TM-pair's rank is
+ * a job rank.  An AM handler's gex_Token_Info srcrank is the sender's job
+ * rank, whatever team the request named.  Queries and translations work
+ * on any team; gex_TM_TranslateJobrankToRank gives GEX_RANK_INVALID for a
+ * process that is not a member.  Using a destroyed team is a fatal error
+ * (argument checks on). */
 extern gex_Client_t gex_TM_QueryClient(gex_TM_t tm);
 extern gex_EP_t gex_TM_QueryEP(gex_TM_t tm);
 extern gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm);
@@ -328,6 +379,11 @@ extern gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index);
 extern gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank);
 extern gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank);
 extern gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags);
+extern size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key, void *scratch_addr,
+                           size_t scratch_size, gex_Flags_t flags);
+extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm, gex_EP_Location_t *args,
+                            size_t numargs, gex_Addr_t *scratch_addrs, size_t scratch_size, gex_Flags_t flags);
+extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
 
 extern gex_Client_t gex_EP_QueryClient(gex_EP_t ep);
 extern gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep);
@@ -805,8 +861,10 @@ extern void gex_HSL_Unlock(gex_HSL_t *hsl);
 extern int gex_HSL_Trylock(gex_HSL_t *hsl);
 
 /* ------------------------------------------------------------------ */
-/* collectives on the primordial team (the rest: gasnet_coll.h)        */
+/* the barrier (the other collectives: gasnet_coll.h)                  */
 /* ------------------------------------------------------------------ */
+/* Collective over any team (not a TM-pair); flags reserved (0).  The
+ * event completes once every member has initiated it. */
 extern gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags);
 extern void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags);
 

@@ -15,7 +15,7 @@
  *   ME selector  which target ME (Table 1: RAR 0x0, RARAM 0x1, RARSRC 0x2,
  *                ReqRB/CB 0x3, ReqSB 0x4, SYS 0x5; and the AM credits'
  *                redistribution 0x6, Table 1's SYS duty given its own EQ)
- *   op type      non-bulk put, bulk put, get (more for later stages)
+ *   op type      non-bulk put, bulk put, get, AM payloads, remote atomic
  *   thread id    the initiating client thread (0 under GASNET_SEQ)
  *   op index     the operation's record at the initiator (seed 000's "eop
  *                addr"): a Portals conduit op (stp_pc_op_t); a ReplyLong
@@ -47,6 +47,7 @@ enum {
   STP_POP_AM_TSR = 4,  /* AM Long payload to RARAM, target-side reassembly (no ACK) */
   STP_POP_AM_PSS = 5,  /* AM Long payload to RAR, put-sync-send (ACK awaited) */
   STP_POP_AM_RPAY = 6, /* ReplyLong payload to the requester's RARSRC */
+  STP_POP_ATOMIC = 7,  /* a remote atomic (gex_AD_*) to RAR: ext-portals/portals_ratomic.c */
 };
 
 #define STP_PBITS_SEL_MASK 0xfull          /* what target MEs match on */

@@ -99,6 +99,16 @@ static int pc_open(stp_net_args_t *a) {
   if (!stp_pc.op) stp_fatal("gasnet_attach: out of memory");
   for (uint32_t i = 0; i < stp_pc.nops; i++) stp_pc.op[i].next = i + 1;
   stp_pc.free_op = 0;
+  /* each op's scratch (stp_pc_op_scratch), registered once */
+  stp_pc_check(PtlXMemAlloc(stp_pc.ni, (ptl_size_t)stp_pc.nops * STP_PC_SCRATCH, (void **)&stp_pc.scratch),
+               "allocating the ops' scratch");
+  memset(&md, 0, sizeof(md));
+  md.start = stp_pc.scratch;
+  md.length = (ptl_size_t)stp_pc.nops * STP_PC_SCRATCH;
+  md.threshold = PTL_MD_THRESH_INF;
+  md.options = PTL_MD_EVENT_START_DISABLE;
+  md.eq_handle = stp_pc.safe_eq;
+  stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &stp_pc.scratch_md), "binding the ops' scratch");
   return GASNET_OK;
 }
 
@@ -138,6 +148,13 @@ static void pc_close(void) {
     fh_fini(stp_pc.fh);
     stp_pc.fh = NULL;
   }
+  if (getenv("PTL_VERBOSE") && !strcmp(getenv("PTL_VERBOSE"), "1")) { /* ptl's knob: with its own fini counts */
+    ptl_sr_value_t nic = 0, cpu = 0;
+    PtlNIStatus(stp_pc.ni, PTLX_SR_ATOMIC_NIC, &nic);
+    PtlNIStatus(stp_pc.ni, PTLX_SR_ATOMIC_CPU, &cpu);
+    fprintf(stderr, "Portals conduit: rank %d: ptl atomics: %llu sent by the NIC, %llu performed by this CPU\n",
+            stp_pc.rank, (unsigned long long)nic, (unsigned long long)cpu);
+  }
   PtlNIFini(stp_pc.ni); /* collective: every node is exiting */
   PtlFini();
   stp_pc.open = 0;
@@ -161,8 +178,10 @@ static inline void op_event(const ptl_event_t *ev) {
   stp_pc_op_t *o = &stp_pc.op[oi];
   stp_pc_tokens_give(1);
   if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK)) {
-    const char *what =
-        o->type == STP_POP_GET ? "get from" : o->type >= STP_POP_AM_TSR ? "AM Long payload to" : "put to";
+    const char *what = o->type == STP_POP_GET      ? "get from"
+                       : o->type == STP_POP_ATOMIC ? "remote atomic on"
+                       : o->type >= STP_POP_AM_TSR ? "AM Long payload to"
+                                                   : "put to";
     if (ev->ni_fail_type == PTLX_NI_DROPPED)
       stp_fatal("Portals conduit: a %zu-byte %s node %u was dropped by the target: it matched no entry (a remote "
                 "range outside node %u's segment?) or the target had no resources for it",
@@ -181,7 +200,11 @@ static inline void op_event(const ptl_event_t *ev) {
       break;
     case PTL_EVENT_ACK:
     case PTL_EVENT_REPLY_END:
-      if (o->copy_to) memcpy(o->copy_to, stp_pc.bounce + (size_t)o->bounce * stp_pc.bounce_size, o->len);
+      if (o->copy_to)
+        memcpy(o->copy_to,
+               o->bounce != STP_PC_NO_BOUNCE ? stp_pc.bounce + (size_t)o->bounce * stp_pc.bounce_size
+                                             : stp_pc.scratch + (size_t)oi * STP_PC_SCRATCH + 8,
+               o->len);
       o->need &= (uint8_t)~STP_PC_NEED_DONE;
       stp_pc.done[o->type](o);
       break;

@@ -33,6 +33,11 @@
  *             (portals_bits.h: seed 000's "eop addr"), so each event finds
  *             its record without a search; an op holds its bounce buffer or
  *             TMPMD until every event it expects has arrived;
+ *   scratch   STP_PC_SCRATCH registered bytes per op record, bound as one
+ *             MD (events to SAFE_EQ): the local side of an operation whose
+ *             data is a value, not client memory (a remote atomic's operand
+ *             and the old value it fetches: stp_pc_op_scratch) -- no bounce
+ *             buffer to wait for, nothing to pin;
  *   SYS       the library's own control traffic (seed 000 Table 1): a
  *             locally managed MD on AM_PTE, selector 0x5, with its own EQ;
  *             today the exit protocol's notices, so that a running job
@@ -83,7 +88,7 @@ typedef struct stp_pc_op {
   uint32_t tag;          /* the user's name for the operation, for its callbacks to check (the AM Core: the
                           * request a Long payload belongs to) */
   stp_pc_oos_t oos;      /* a TMPMD or firehose region, when neither segment nor bounce buffer */
-  void *copy_to;         /* a get through a bounce buffer: the caller's buffer */
+  void *copy_to;         /* a get through a bounce buffer (or the scratch): the caller's buffer */
   size_t len;
   uint32_t next; /* free list */
 } stp_pc_op_t;
@@ -107,6 +112,9 @@ typedef struct stp_pc {
   stp_pc_op_t *op;
   uint32_t free_op, nops;
   long tokens; /* send tokens */
+  /* per-op scratch (stp_pc_op_scratch) */
+  char *scratch;
+  ptl_handle_md_t scratch_md;
   /* bounce buffers */
   char *bounce;
   size_t bounce_size;
@@ -217,6 +225,20 @@ static inline int stp_pc_op_bounced(const stp_pc_op_t *o) { return o->bounce != 
 /* ------------------------------------------------------------------ */
 /* the segment and local memory                                        */
 /* ------------------------------------------------------------------ */
+/* Op oi's scratch, STP_PC_SCRATCH bytes at *off in stp_pc.scratch_md: the
+ * first 8 what the operation sends (the pointer returned), the 8 at
+ * *off + 8 what comes back -- copied to `to` (n <= 8 bytes) when the
+ * operation completes (ACK or REPLY_END), before its done callback; to
+ * NULL: left there.  Held with the op; taking it never waits. */
+#define STP_PC_SCRATCH 16u
+static inline void *stp_pc_op_scratch(uint32_t oi, void *to, size_t n, ptl_size_t *off) {
+  stp_pc_op_t *o = &stp_pc.op[oi];
+  *off = (ptl_size_t)oi * STP_PC_SCRATCH;
+  o->copy_to = to;
+  o->len = n;
+  return stp_pc.scratch + *off;
+}
+
 /* Where node's segment address addr lies in its segment's entries (RAR,
  * RARSRC, RARAM: offsets from the segment's base in stp.seg). */
 static inline ptl_size_t stp_pc_seg_off(gex_Rank_t node, const void *addr) {

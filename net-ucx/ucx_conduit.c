@@ -33,7 +33,9 @@ static ucs_status_t notice_arrived(void *arg, const void *header, size_t header_
 static int uc_open(stp_net_args_t *a) {
   ucp_am_handler_param_t hp = {0};
   if (a->oos != STP_OOS_UCX) stp_fatal("gasnet_attach: the UCX network supports only UCX's own out-of-segment policy");
-  if (stp_ucx_open(&stp_uc.u, a->boot, UCP_FEATURE_RMA | UCP_FEATURE_AM, 0, "ucx", NULL) != UCS_OK)
+  /* (AMO32/AMO64: remote atomics, ext-ucx/ucx_ratomic.c) */
+  if (stp_ucx_open(&stp_uc.u, a->boot, UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64, 0,
+                   "ucx", NULL) != UCS_OK)
     stp_fatal("gasnet_attach: the ucx stage could not open UCX (see the message above)");
   stp_uc.notice = calloc((size_t)stp_uc.u.size, sizeof(int));
   stp_uc.queued = calloc((size_t)stp_uc.u.size, sizeof(uint32_t));

@@ -444,6 +444,26 @@ static void ex_usage(FILE *f, const ex_subtest_t *st, int n) {
   for (int i = 0; i < n; i++) fprintf(f, "  %-22s %s\n", st[i].name, st[i].about);
 }
 
+/* The options of a program with bad-call modes (exatomic, exteam):
+ * --list/--help/-h (the subtests) and --bad-list print and exit; --bad
+ * MODE is returned (NULL: none). */
+__attribute__((unused)) static const char *ex_bad_options(int argc, char **argv, const ex_subtest_t *st, int n,
+                                  const char *const (*bad_modes)[2], size_t nbad) {
+  const char *bad = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--list") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      ex_usage(stdout, st, n);
+      exit(0);
+    }
+    if (!strcmp(argv[i], "--bad-list")) {
+      for (size_t k = 0; k < nbad; k++) printf("  %-22s %s\n", bad_modes[k][0], bad_modes[k][1]);
+      exit(0);
+    }
+    if (!strcmp(argv[i], "--bad") && i + 1 < argc) bad = argv[i + 1];
+  }
+  return bad;
+}
+
 /* the subtests' own waits poll through this (exconf.c also drains its
  * reply events there) */
 static void (*ex_poll_hook)(void);

@@ -46,15 +46,26 @@
 #   testmpi (harness.conf's testconduitspecific on mpi-conduit:
 #   GASNET_MPI_THREAD=MULTIPLE; PAR: 2 threads, GASNet's TEST_PARAMS);
 #   PAR only: testthreads (2) testcontend (GASNET_TEST_POLITE_SYNC=0)
-#   testlockcontend.  testam also runs in its negotiated-payload modes
-#   (-np-gb -src-generate -sync-req and -np-cb -sync-req; not in
-#   harness.conf), SEQ at 2 processes, PAR too in the full matrix.
+#   testlockcontend.  Teams and collectives (issue 34): testteam
+#   testteambarrier testteambcast testsplit (not in harness.conf: no
+#   arguments) testreduce testacc (50000, harness.conf's for network_mpi)
+#   testcollperf (see below).  Remote atomics (issue 34): testratomic
+#   testfaddperf, both "test loopback" in harness.conf, and testfaddperf
+#   -S (harness.conf's testfaddperf_S: every process FADDs rank 0's
+#   counter), a variant at 2 processes like testam's.  testam also runs in
+#   its negotiated-payload modes (-np-gb -src-generate -sync-req and -np-cb
+#   -sync-req; not in harness.conf), SEQ at 2 processes, PAR too in the full
+#   matrix.
 # One argument scaled down: testimm's passive ranks sleep 500 us between
 # polls, so its time grows with the operation count -- harness.conf's 5000
 # (mpi-conduit; 10000, the program's default, elsewhere) take 19 s (real
 # mpi-conduit) and 26 s (real ucx-conduit) at 2 processes on the 2-core VM;
-# 1000 operations (at 2 and 4 processes) take about 4 s.  Every other
-# argument is harness.conf's.
+# 1000 operations (at 2 and 4 processes) take about 4 s.  And
+# testcollperf's inner verification count: harness.conf's 25
+# (-szfactor 4 16384 2 25 0) becomes 5 -- every collective, sync mode and
+# size is still run and verified, 5 times per outer iteration instead of
+# 25 (its 9 sync modes x 7 collectives x 8 sizes make it the longest
+# program of the list otherwise).  Every other argument is harness.conf's.
 #
 # The matrix.  Process counts "where the program allows": 1 is left out
 # for the programs that skip at an odd count (testcore1, testalign,
@@ -165,7 +176,8 @@ CLIENT_PREFIX=${CLIENT_PREFIX:-}
 # every program, in the order they run
 PROGRAMS_ALL="testhello testcore1 testcore2 testam testimm testsmall testlarge testqueue testnbr testbarrier
   testcore3 testcore4 testcore5 testval testalign testrand testlogGP testenv testbarrierconf testbarrierlate
-  testalltoall testslice testthreads testcontend testlockcontend testhsl testmisc testmpi"
+  testalltoall testslice testthreads testcontend testlockcontend testhsl testmisc testmpi
+  testteam testteambarrier testteambcast testsplit testreduce testacc testcollperf testratomic testfaddperf"
 # shellcheck disable=SC2086,SC2116 # (one line, single spaces)
 PROGRAMS_ALL=$(echo $PROGRAMS_ALL)
 PAR_ONLY=" testthreads testcontend testlockcontend "
@@ -174,7 +186,7 @@ PAR_ONLY=" testthreads testcontend testlockcontend "
 NOT_AT_1=" testcore1 testalign testrand testlogGP testcontend testimm "
 # default matrix: harness.conf's "test loopback" programs (DynamicThreads
 # 1,$DEFAULT$) and testmisc (DynamicThreads 1)
-LOOPBACK=" testhello testam testcore2 testcore3 testcore4 testcore5 testbarrierconf testmisc "
+LOOPBACK=" testhello testam testcore2 testcore3 testcore4 testcore5 testbarrierconf testmisc testratomic testfaddperf "
 THREAD_HEAVY=" testthreads testcontend testlockcontend testmpi testhsl testam testbarrier "
 PER_STAGE=" testhello testmpi "
 
@@ -199,6 +211,9 @@ spec() {
     testthreads) ARGS=(2) ;;
     testcontend) ENVS=(GASNET_TEST_POLITE_SYNC=0) ;;
     testhsl) ARGS=(0) ;;
+    testacc) ARGS=(50000) ;; # (harness.conf's for network_mpi)
+    testcollperf) ARGS=(-szfactor 4 16384 2 5 0) ;; # scaled down: see the header
+    testfaddperf) [ "${4:-}" = S ] && ARGS=(-S) ;; # (the single-counter variant: harness.conf's testfaddperf_S)
     # (GASNET_MPI_THREAD: mpi-conduit's; the other conduits ignore it)
     testmpi) ENVS=(GASNET_MPI_THREAD=MULTIPLE); [ "$2" = par ] && ARGS=(2) ;;
   esac
@@ -340,7 +355,8 @@ shared() {
 }
 # matrix_jobs STAGE_INDEX MODE: the jobs of one stage and mode, "program np
 # [variant]" lines (variants: testam's negotiated-payload modes, np-gb and
-# np-cb, SEQ at 2 processes on every stage; PAR in the full matrix)
+# np-cb, and testfaddperf's single counter, S: SEQ at 2 processes on every
+# stage; PAR in the full matrix)
 matrix_jobs() {
   local i=$1 mode=$2 p np k=0 kl=0 rot rotl
   rot=$((nst < 3 ? nst : 3)) rotl=$((nst < 2 ? nst : 2))
@@ -350,6 +366,9 @@ matrix_jobs() {
       if [ "$p" = testam ] && [ "$np" = 2 ] && { [ "$mode" = seq ] || [ "$GEX_MATRIX" = full ]; }; then
         echo "$p $np np-gb"
         echo "$p $np np-cb"
+      fi
+      if [ "$p" = testfaddperf ] && [ "$np" = 2 ] && { [ "$mode" = seq ] || [ "$GEX_MATRIX" = full ]; }; then
+        echo "$p $np S"
       fi
       if [ "$GEX_MATRIX" = full ]; then echo "$p $np"; continue; fi
       case $mode-$np in

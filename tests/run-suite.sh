@@ -20,7 +20,7 @@
 #               ucx stage once with UCX's default transports and once with
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
-#   TESTS       any of: tree unit ptl conformance extras exconf badinput exittest
+#   TESTS       any of: tree unit ptl conformance extras exconf exatomic exteam badinput exittest
 #               stress mt mpitraffic clientcompat (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
@@ -40,6 +40,26 @@
 #               static on the Portals Core, 65 with 2-slot mailboxes on the
 #               UCX Core), so that IMMEDIATE injections are refused; each
 #               exconf PASS line says how many refusals the job saw;
+#               exatomic: tests/exatomic (GASNet-EX remote atomics: every
+#               type and operation against a sequential model, contention,
+#               NB/NBI forms, ACQ/REL ordering, IMMEDIATE, the implementation
+#               each domain got) at EXATOMIC_NPS (2 4) processes, every
+#               subtest's "ok" line required; once per stage (default or
+#               offload variant) again with STAGEPORT_AD_IMPL=reference
+#               (exatomic:ref) and every `exatomic --bad` mode at 2 processes
+#               (exatomic:bad:MODE, judged as badinput's); run in every
+#               variant that runs exconf;
+#               exteam: tests/exteam (GASNet-EX teams: splits and creates
+#               of odd shapes, nested; queries and translations; RMA and
+#               AMs by team rank; every collective on every team against a
+#               model -- every reduction type x operation, user operations,
+#               sizes over an AM Medium, GASNet-1's team collectives;
+#               gex_TM_Destroy) at EXTEAM_NPS (2 4) processes, every
+#               subtest's "ok" line required; once per stage (default or
+#               offload variant) every `exteam --bad` mode at 2 processes
+#               (exteam:bad:MODE: destroyed teams, TM-pairs in collectives,
+#               ranks out of a team, judged as badinput's); run in every
+#               variant that runs exconf;
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
 #               when a stage built on ptl is in STAGES;
 #               stress: tests/stress (every Put/Get flavour, sync family and
@@ -114,6 +134,8 @@
 #   CONF_ARGS   conformance subtests to run (default: all)
 #   EXCONF_ARGS exconf and exconf_par subtests to run (default: all)
 #   EXCONF_NPS  process counts for exconf and exconf_par (default: 2)
+#   EXATOMIC_NPS  process counts for exatomic (default: 2 4)
+#   EXTEAM_NPS  process counts for exteam (default: 2 4)
 #   MODES       badinput/exittest modes to run (default: all)
 #   EXIT_TCP_MODES  the exittest modes of the `tcp` variants (default: the
 #               ones whose outcome depends on the transport -- exits
@@ -139,7 +161,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance extras exconf badinput exittest stress mt mpitraffic clientcompat report}
+TESTS=${TESTS:-tree unit ptl conformance extras exconf exatomic exteam badinput exittest stress mt mpitraffic clientcompat report}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
@@ -169,6 +191,8 @@ EXIT_TIMEOUT=${EXIT_TIMEOUT:-20}
 EXTRAS_TIMEOUT=${EXTRAS_TIMEOUT:-60}
 EXCONF_TIMEOUT=${EXCONF_TIMEOUT:-120}
 EXCONF_NPS=${EXCONF_NPS:-2}
+EXATOMIC_NPS=${EXATOMIC_NPS:-2 4}
+EXTEAM_NPS=${EXTEAM_NPS:-2 4}
 EXCONF_ARGS=${EXCONF_ARGS:-}
 LOGDIR=${LOGDIR:-$BINDIR/suite-logs}
 STAGE_BUDGET=${STAGE_BUDGET:-420}
@@ -491,9 +515,12 @@ expect_ok() { # log
          if (ok) found = 1 }
        END { exit (n > 0 && found) ? 0 : 1 }' "$1" "$1"
 }
-run_badinput() { # mode
-  local np=2 name="badinput:$1" log="$LOGDIR/$logtag/np2-badinput-$1.log" frags
-  run_job "$BAD_TIMEOUT" "$log" "$np" "$BINDIR/badinput" "$1"
+# run_bad_job NAME LOG NP COMMAND...: a job whose bad call must end it with
+# an error naming what badinput.c-style "EXPECT sub|word X" lines say
+run_bad_job() {
+  local name=$1 log=$2 np=$3 frags
+  shift 3
+  run_job "$BAD_TIMEOUT" "$log" "$np" "$@"
   skipped "$np" "$log" "$name" && return
   frags=$(grep -o 'EXPECT \(sub\|word\) [^ ]*' "$log" | awk '{ printf "%s\"%s\"", sep, $3; sep = " + " }')
   if timed_out; then
@@ -507,6 +534,15 @@ run_badinput() { # mode
   else
     pass "$name" "$np"
   fi
+}
+run_badinput() { # mode
+  run_bad_job "badinput:$1" "$LOGDIR/$logtag/np2-badinput-$1.log" 2 "$BINDIR/badinput" "$1"
+}
+# exatomic --bad MODE (exteam --bad MODE: PROGRAM exteam): an invalid
+# remote-atomics (team) call, judged as badinput's
+run_exatomic_bad() { # mode [program]
+  local prog=${2:-exatomic}
+  run_bad_job "$prog:bad:$1" "$LOGDIR/$logtag/np2-$prog-bad-$1.log" 2 "$BINDIR/$prog" --bad "$1"
 }
 
 # A UCX stage whose transports reach no peer (UCX_TLS=self) must fail at
@@ -547,6 +583,7 @@ run_mismatch() { # VAR VALUE0 VALUE1
 }
 run_mismatches() {
   [ "$stage" != mpi ] && run_mismatch STAGEPORT_STAGE "$stage" mpi
+  run_mismatch STAGEPORT_AD_IMPL native reference
   case $stage in
     mpi | ucx-mpi | hybrid) run_mismatch STAGEPORT_AM_CREDITS 32 64 ;;
     ucx)
@@ -1460,7 +1497,11 @@ for stage in $STAGES; do
   stage_tests=$TESTS
   if [ "$vtests" != all ]; then
     stage_tests=""
-    for t in $TESTS; do [[ ",$vtests," == *",$t,"* ]] && stage_tests="$stage_tests $t"; done
+    for t in $TESTS; do
+      if [[ ",$vtests," == *",$t,"* ]] || { { [ "$t" = exatomic ] || [ "$t" = exteam ]; } && [[ ",$vtests," == *",exconf,"* ]]; }; then
+        stage_tests="$stage_tests $t"
+      fi
+    done
   fi
   stage_t0=$(date +%s.%N)
   mkdir -p "$LOGDIR/$logtag"
@@ -1488,6 +1529,19 @@ for stage in $STAGES; do
         if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
           # shellcheck disable=SC2046
           run_exconf 2 exconf "exconf:tight" $(exconf_tight_flags)
+        fi
+        ;;
+      exatomic)
+        for np in $EXATOMIC_NPS; do EXCONF_ARGS='' run_exconf "$np" exatomic; done
+        if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
+          EXCONF_ARGS='' run_exconf 2 exatomic "exatomic:ref" -x STAGEPORT_AD_IMPL=reference
+          for m in $("$BINDIR/exatomic" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m"; done
+        fi
+        ;;
+      exteam)
+        for np in $EXTEAM_NPS; do EXCONF_ARGS='' run_exconf "$np" exteam; done
+        if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
+          for m in $("$BINDIR/exteam" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m" exteam; done
         fi
         ;;
       badinput)
