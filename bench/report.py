@@ -610,14 +610,16 @@ def write(outdir, summary):
 
 
 # ---------------------------------------------------------------- seed 003 (bench/seed003.py)
-# Figures 1-3 of seed 003, measured with GASNet-EX's own test programs
-# (testam, testimm, testsmall); bench/seed003.py runs them, write() sends
-# its summaries (meta.kind "seed003") here.
+# Figures 1-4 and Table 1 of seed 003, measured with GASNet-EX's own test
+# programs (testam, testimm, testsmall, testfaddperf); bench/seed003.py runs
+# them, write() sends its summaries (meta.kind "seed003") here.
 S003_FIGURES = [
     ("s003-fig1-npam", "Seed 003 Fig. 1: AM Medium ping-pong with generated payload, NP-AM normalized to FP-AM"),
     ("s003-fig2-imm", "Seed 003 Fig. 2: reduced communication time with IMMEDIATE AM Mediums"),
     ("s003-fig3-lc", "Seed 003 Fig. 3: non-bulk PutNB flood (out-of-segment source), specialized vs reference "
                      "local completion"),
+    ("s003-fig4-hot", "Seed 003 Fig. 4: every process FADDs one counter on rank 0, aggregate throughput, "
+                      "specialized vs reference remote atomics"),
 ]
 BLOCK_NAME = {"cyclic": "Cyclic (B=1)", "full": "Full Block (B=M)"}
 # the stages whose Puts are not AMs (the Fig. 3 claim's)
@@ -642,7 +644,27 @@ S003_CLAIMS = [
               "at every size from 8 KiB to 64 KiB",
      "source": "seed 003 Fig. 3 (Aries: matches or exceeds it everywhere, up to 32 % more at 8 KiB)",
      "columns": S003_LC_STAGES, "lo": 8192, "hi": 65536, "need": 1.0},
+    {"id": "adlat",
+     "claim": "Remote atomics the network performs have a shorter FADD round trip than the reference over AMs "
+              "(U32 and U64, 2 processes)",
+     "source": "seed 003 Table 1 (Aries: 1.7x lower FADD latency); issue 34 item 4",
+     "columns": ("ucx", "portals", "firehose"), "test": "s003-ad-lat", "need": 1.0},
+    {"id": "adtput",
+     "claim": "Remote atomics the network performs have a higher FADD flood throughput than the reference over "
+              "AMs (U32 and U64, 2 processes)",
+     "source": "seed 003 Table 1 (Aries: 1.7-1.8x the throughput)",
+     "columns": ("ucx", "portals", "firehose"), "test": "s003-ad-tput", "need": 1.0},
+    {"id": "hot",
+     "claim": "With every process FADDing one counter on rank 0, the specialized atomics' aggregate throughput "
+              "is at least the reference's at every process count",
+     "source": "seed 003 Fig. 4 (Aries: the reference's throughput falls as processes are added, the "
+               "specialized one keeps rising)",
+     "columns": ("ucx", "portals", "firehose"), "need": 1.0},
 ]
+# why a hot spot on this VM cannot scale (the Fig. 4 notes)
+S003_HOT_NOTE = ("the VM has 2 cores: past 2 processes they are oversubscribed, so an aggregate throughput cannot "
+                 "rise with N; the reference also needs rank 0's CPU for every operation, a network atomic only "
+                 "its sender's")
 
 
 def s003_columns(meta):
@@ -695,6 +717,33 @@ def s003_lc(by, col, emu):
         mbr = n / rr["median_usec"] * 1e6 / 2**20 if rr and rr["median_usec"] > 0 else None
         noisy = r["spread"] > NOISY_SPREAD or (rr is not None and rr["spread"] > NOISY_SPREAD)
         out[n] = (mb, mbr, mb / mbr if mbr else None, noisy)
+    return out
+
+
+def s003_ad(by, col):
+    """Table 1: {bits: (spec latency us, ref latency us, spec Mops/s, ref Mops/s)}, None where not measured."""
+    out = {}
+    for bits in (32, 64):
+        v = []
+        for test in ("s003-ad-lat", "s003-ad-lat-ref", "s003-ad-tput", "s003-ad-tput-ref"):
+            r = by.get((col, test, bits))
+            u = r["median_usec"] if r and r["median_usec"] > 0 else None
+            v.append(u if u is None or "-lat" in test else 1.0 / u)
+        if any(x is not None for x in v):
+            out[bits] = tuple(v)
+    return out
+
+
+def s003_hot(by, col):
+    """Fig. 4: {N: (spec Mops/s, ref Mops/s, spec (min, max), ref (min, max))} (aggregate; None: not measured)."""
+    out = {}
+    for (c, t, n), r in by.items():
+        if c != col or t not in ("s003-ad-hot", "s003-ad-hot-ref") or r["median_usec"] <= 0:
+            continue
+        cur = list(out.get(int(n), (None, None, None, None)))
+        k = 1 if t.endswith("-ref") else 0
+        cur[k], cur[k + 2] = 1.0 / r["median_usec"], (1.0 / r["max_usec"], 1.0 / r["min_usec"])
+        out[int(n)] = tuple(cur)
     return out
 
 
@@ -768,6 +817,30 @@ def s003_tables(summary):
         tables.append(("Fig. 3: testsmall -m -p -out, PutNB+NOW flood bandwidth, MB/s (MB = 2^20), %s; spec: "
                        "STAGEPORT_LC=native, ref: STAGEPORT_LC=reference, spec/ref above 1: specialized faster"
                        % ("across two emulated hosts (TCP)" if emu else "one host"), rows))
+    # Table 1 and Fig. 4
+    ad = {c: s003_ad(by, c) for c in cols}
+    have = [c for c in cols if ad[c]]
+    if have:
+        rows = [["column", "type", "FADD latency us spec", "ref", "ref/spec", "FADD Mops/s spec", "ref", "spec/ref"]]
+        for c in have:
+            for bits, (ls, lr, ts, tr) in sorted(ad[c].items()):
+                f = lambda x, p="%.3f": "-" if x is None else p % x  # noqa: E731
+                rows.append([c, "U%d" % bits, f(ls), f(lr), f(lr / ls if ls and lr else None),
+                             f(ts), f(tr), f(ts / tr if ts and tr else None)])
+        tables.append(("Table 1: testfaddperf on 2 processes, blocking FADD round trip and NBI FADD flood "
+                       "throughput (spec: the stage's own choice of implementation, ref: STAGEPORT_AD_IMPL="
+                       "reference; a real conduit: its own, under spec)", rows))
+    hot = {c: s003_hot(by, c) for c in cols}
+    have = [c for c in cols if hot[c]]
+    if have:
+        nps = sorted({n for c in have for n in hot[c]})
+        heads = [(c, k) for c in have for k in (0, 1) if any(v[k] for v in hot[c].values())]
+        rows = [["N"] + ["%s %s" % (c, "spec" if k == 0 else "ref") for c, k in heads]]
+        for n in nps:
+            rows.append([str(n)] + ["-" if not hot[c].get(n) or hot[c][n][k] is None else "%.3f" % hot[c][n][k]
+                                    for c, k in heads])
+        tables.append(("Fig. 4: testfaddperf -S, every process FADDs one U64 counter on rank 0: aggregate "
+                       "throughput, millions of operations per second (%s)" % S003_HOT_NOTE, rows))
     return tables
 
 
@@ -833,6 +906,29 @@ def s003_claims(summary):
                              ("met" if ok else "the worst is %s at %s" % (speed_text(1 / worst), size_text(
                                  "s003-am-np", min(sel, key=sel.get))))) +
                         ("; some values are noisy (~)" if any(noisy.get(n) for n in sel) else "") + note)
+            elif c["id"] in ("adlat", "adtput", "hot"):
+                if real:
+                    continue  # (a real conduit has one implementation: Table 1 shows it)
+                row["reference"] = col + " (STAGEPORT_AD_IMPL=reference)"
+                if c["id"] == "hot":
+                    v = {n: x for n, x in s003_hot(by, col).items() if x[0] and x[1]}
+                    ratios = {n: x[0] / x[1] for n, x in v.items()}
+                    trend = lambda k: " -> ".join("%.2f" % v[n][k] for n in sorted(v))  # noqa: E731
+                    meas = ("spec/ref %s at N = %s (Mops/s spec %s, ref %s)"
+                            % (" ".join("%.2f" % ratios[n] for n in sorted(v)), ",".join(map(str, sorted(v))),
+                               trend(0), trend(1))) if v else None
+                else:
+                    v = {b: x for b, x in s003_ad(by, col).items() if all(y is not None for y in x)}
+                    ratios = {b: (x[1] / x[0] if c["id"] == "adlat" else x[2] / x[3]) for b, x in v.items()}
+                    meas = ", ".join("U%d %.2fx" % (b, r) for b, r in sorted(ratios.items())) if v else None
+                if not v:
+                    row.update(measured="-", verdict="not measurable here", why=absent(col, 4, "testfaddperf"))
+                else:
+                    worst = min(ratios.values())
+                    ok = worst >= c["need"] * 0.995 if c["id"] == "hot" else worst > c["need"]
+                    row.update(measured=meas, verdict="holds" if ok else "does not hold",
+                               why=("met" if ok else "not met: the worst ratio is %.2f" % worst) +
+                               ("; " + S003_HOT_NOTE if c["id"] == "hot" else ""))
             elif c["id"] == "imm":
                 row["reference"] = col + " static schedule"
                 v = s003_imm(by, col, c["label"]).get(c["np"])
@@ -1058,6 +1154,22 @@ def s003_figures(outdir, summary):
     names = sorted({s[0] for p in panels for s in p["series"]})
     out.append((fid, title, ", ".join(names) or None, plot_panels(outdir, fid, title, panels, size=(1400, 760)),
                 None if names else panels[0]["missing"]))
+
+    # Fig. 4: aggregate throughput against N, specialized solid, reference dashed
+    ser = []
+    for c in cols:
+        v = s003_hot(by, c)
+        for k, dt, what in ((0, 1, "specialized"), (1, 2, "reference")):
+            pts = [(n, x[k], x[k + 2][0], x[k + 2][1]) for n, x in sorted(v.items()) if x[k]]
+            if pts:
+                ser.append([c if c.startswith("gasnet-") else "%s %s" % (c, what), c, dt, pts])
+    fid, title = S003_FIGURES[3]
+    panel = {"title": title, "xlabel": "processes N (every one FADDs rank 0's counter)",
+             "ylabel": "aggregate Mops/s (higher is better)", "logx": 2, "series": ser,
+             "xtics": [(str(n), n) for n in s3.get("ad_np", [])], "missing": why_none(4, "testfaddperf -S")}
+    names = sorted({s[0] for s in ser})
+    out.append((fid, title, ", ".join(names) or None, plot_panels(outdir, fid, title, [panel], size=(1000, 720)),
+                None if names else panel["missing"]))
     return out
 
 
@@ -1083,8 +1195,8 @@ def write_seed003(outdir, summary):
     derived = s003_tables(summary)
     raw_tables = [t for t in (test_table(results, columns, None, test) for test in meta.get("tests", [])) if t]
     emu = s3.get("emu", {})
-    intro = ("Seed 003's Figures 1-3 measured with GASNet-EX 2025.8.0's own test programs (testam, testimm, "
-             "testsmall; %s), unmodified, built through each installed conduit fragment and launched with its "
+    intro = ("Seed 003's Figures 1-4 and Table 1 measured with GASNet-EX 2025.8.0's own test programs (testam, "
+             "testimm, testsmall, testfaddperf; %s), unmodified, built through each installed conduit fragment and launched with its "
              "gasnetrun.  Columns: %s.  Every column and variant ran once per repetition, alternating, %d "
              "repetitions; values are medians over the repetitions.  Fig. 3 across emulated hosts: %s."
              % (s3.get("gex_tests", "?"), ", ".join(c for c, _ in columns) or "none",
@@ -1100,6 +1212,10 @@ def write_seed003(outdir, summary):
         "Fig. 3: `testsmall -m -p -out -minsz LO ITERS HI F` on 2 processes, runs (LO, HI, ITERS): %s; stages "
         "with STAGEPORT_LC=native and =reference." % ", ".join("(%s, %s, %d)" % (fmt_size(lo), fmt_size(hi), it)
                                                                   for lo, hi, it in s3.get("lc_bands", [])),
+        "Table 1: `testfaddperf %s ABEF` on 2 processes (U32 and U64 FADD: blocking round trip, NBI flood); "
+        "Fig. 4: `testfaddperf -S %s F` on N = %s processes (U64 FADD into rank 0's counter, the sum of the "
+        "senders' throughputs); stages with STAGEPORT_AD_IMPL unset and =reference." % (
+            s3.get("ad_iters"), s3.get("ad_iters"), ", ".join(map(str, s3.get("ad_np", [])))),
         "Real GASNet-EX (%s): the same programs through its <conduit>-seq.mak, GASNET_SUPERNODE_MAXSIZE=1 "
         "GASNET_HOST_DETECT=hostname, ucx-conduit with -spawner=mpi." % (s3.get("gasnet") or "not run"),
     ]
@@ -1110,7 +1226,7 @@ def write_seed003(outdir, summary):
     run_line = "- run: %s; %d repetitions alternating the columns; %s s" % (
         " ".join(meta.get("argv", [])), meta.get("reps", 0), meta.get("seconds", "?"))
 
-    md = ["# stageport: seed 003 Figures 1-3 (GASNet-EX's test programs)", "", intro, ""]
+    md = ["# stageport: seed 003 Figures 1-4 and Table 1 (GASNet-EX's test programs)", "", intro, ""]
     md += ["## Claims", "", "%s.  A claim is checked against this run's medians at every size it names; "
            "'holds' means at every one of them." % verdicts, ""] + md_table(claims_rows(claims))
     md += ["", "## Plots", ""]
@@ -1133,8 +1249,8 @@ def write_seed003(outdir, summary):
         f.write("\n".join(md) + "\n")
 
     h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-         "<title>stageport: seed 003 Figures 1-3</title>", "<style>", CSS, "</style></head><body>",
-         "<h1>stageport: seed 003 Figures 1-3 (GASNet-EX's test programs)</h1>", "<p>%s</p>" % html.escape(intro),
+         "<title>stageport: seed 003 Figures 1-4 and Table 1</title>", "<style>", CSS, "</style></head><body>",
+         "<h1>stageport: seed 003 Figures 1-4 and Table 1 (GASNet-EX's test programs)</h1>", "<p>%s</p>" % html.escape(intro),
          "<h2>Claims</h2>", "<p>%s.  A claim is checked against this run's medians at every size it names; "
          "<em>holds</em> means at every one of them.</p>" % html.escape(verdicts)]
     h += html_table(claims_rows(claims), "claims", span=2)

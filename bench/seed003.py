@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""seed003.py -- seed 003's Figures 1-3, measured the way the paper did: with
-GASNet-EX's own test programs (testam, testimm, testsmall; python3, stdlib
-only).
+"""seed003.py -- seed 003's Figures 1-4 and Table 1, measured the way the
+paper did: with GASNet-EX's own test programs (testam, testimm, testsmall,
+testfaddperf; python3, stdlib only).
 
 The programs are GASNet-EX 2025.8.0's, unmodified, read where they are
 (--gex-tests, default ../shared/peers/gasnet-ex-tests beside the source
@@ -46,6 +46,19 @@ GASNET_HOST_DETECT=hostname, so the conduit itself is measured).
       entry returns at local completion with its SEND_END; over shared
       memory its flush ends at once (SEND_END and ACK together), over TCP
       the ACK comes when the flush ends (ptl's late flushes).
+  Fig. 4 and Table 1 (remote atomics), --figs 4: testfaddperf.  Table 1:
+      testfaddperf ITERS ABEF at 2 processes -- the round trip of a
+      blocking gex_AD_OpNB FADD (sections A, E) and the throughput of an
+      NBI FADD flood (B, F), U32 and U64.  Fig. 4: testfaddperf -S ITERS F
+      at N = --ad-np processes (default 2,4,8,16,32,64): every process
+      floods FADDs at one U64 counter on rank 0; plotted: the aggregate
+      throughput (the sum of every sender's).  Each stage runs twice: its
+      own choice of implementation (STAGEPORT_AD_IMPL unset: the ucx stage
+      lets UCX do integer atomics) and the reference (STAGEPORT_AD_IMPL=
+      reference: AMs, CPU atomics at the target); a real conduit once.
+      Past 2 processes the 2-core VM is oversubscribed: the reference's
+      target must be scheduled to run every handler, a network atomic's
+      only the sender (see the report).
 
 Every column and variant runs once per repetition, alternating, through
 compare.py's runner (compare.run_reps: the progress line, the retry of a run
@@ -98,7 +111,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 STAGE_ORDER = ["mpi", "ucx", "ucx-mpi", "hybrid", "portals", "firehose"]
 PTL_STAGES = ("portals", "firehose")  # Fig. 3 also in ptl's host mode (columns <stage>-host)
-PROGRAMS = {1: "testam", 2: "testimm", 3: "testsmall"}
+PROGRAMS = {1: "testam", 2: "testimm", 3: "testsmall", 4: "testfaddperf"}
 
 # ---------------------------------------------------------------- tests
 # Fig. 1: one test per testam variant (size: payload bytes; value: round trip)
@@ -108,6 +121,8 @@ AM_TESTS = {"fp": ("s003-am-fp", "-fp", None),
 # Fig. 3: (test, STAGEPORT_LC, across emulated hosts)
 LC_TESTS = {("native", False): "s003-lc", ("reference", False): "s003-lcref",
             ("native", True): "s003-lc-emu", ("reference", True): "s003-lcref-emu"}
+# Fig. 4 / Table 1: STAGEPORT_AD_IMPL (None: the stage's own choice) -> test suffix
+AD_IMPLS = {None: "", "reference": "-ref"}
 
 
 def block_label(spec):
@@ -144,6 +159,16 @@ def register_tests(blocks=("1", "5", "M")):
     t["s003-lcref"] = ("bw", "the same, reference local completion (STAGEPORT_LC=reference)")
     t["s003-lc-emu"] = ("bw", "the same across two emulated hosts (TCP), specialized local completion")
     t["s003-lcref-emu"] = ("bw", "across two emulated hosts, reference local completion")
+    for sfx, what in (("", "the stage's own implementation"), ("-ref", "the reference (STAGEPORT_AD_IMPL=reference)")):
+        t["s003-ad-lat" + sfx] = ("lat", "testfaddperf: blocking FADD round trip, usec, %s (seed 003 Table 1; "
+                                         "size = bits)" % what)
+        t["s003-ad-tput" + sfx] = ("lat", "testfaddperf: NBI FADD flood, usec per operation, %s (Table 1; "
+                                          "size = bits)" % what)
+        t["s003-ad-hot" + sfx] = ("lat", "testfaddperf -S: every process FADDs one U64 counter on rank 0, "
+                                         "usec per operation in aggregate, %s (seed 003 Fig. 4; size = processes N)"
+                                  % what)
+        compare.SIZE_HEADING["s003-ad-lat" + sfx] = compare.SIZE_HEADING["s003-ad-tput" + sfx] = "bits"
+        compare.SIZE_HEADING["s003-ad-hot" + sfx] = "N"
 
 
 register_tests()
@@ -157,6 +182,10 @@ RE_IMM_LEN = re.compile(r"active rank issues (\d+) operations per rank, each of 
 # testsmall section F (PutNB+NOW throughput), -m: MB = 2^20
 RE_LC = re.compile(r"^F:\s*\d+\s+-\s+(\d+) byte :\s+(\d+) iters, throughput\s+([\d.]+) MB/sec "
                    r"\(PutNB\+NOW throughput\)")
+# testfaddperf (print_stat: "A:  0 :   1000 iters, latency ... us ave. (U32 FADD latency)")
+RE_AD_LAT = re.compile(r"^[A-Z]:\s*\d+ :\s*(\d+) iters, latency\s+\d+ us total,\s+([\d.]+) us ave\. "
+                       r"\((U32|U64) FADD latency\)")
+RE_AD_TPUT = re.compile(r"^[A-Z]:\s*\d+ :\s*(\d+) iters, throughput\s+([\d.]+) ops/sec \((U32|U64) FADD throughput\)")
 # what the programs say about the conduit (kept in summary.json's headers)
 RE_HEADER = re.compile(r"^(=====>|\s*gex_AM_LUB|\s*active rank issues|[A-Za-z]+ conduit: |.*Test skipped)")
 
@@ -196,6 +225,29 @@ def parse_lc(out, r):
             n = int(m.group(1))
             rows.append(row(r.column, r.test, n, int(m.group(2)), n / (float(m.group(3)) * 2**20) * 1e6))
     return rows
+
+
+def parse_ad(out, r):
+    """Table 1: latency and throughput rows (size = bits) of one 2-process run."""
+    rows = []
+    for line in out.splitlines():
+        m = RE_AD_LAT.match(line)
+        if m:
+            rows.append(row(r.column, "s003-ad-lat" + r.sfx, int(m.group(3)[1:]), int(m.group(1)), float(m.group(2))))
+        m = RE_AD_TPUT.match(line)
+        if m and float(m.group(2)) > 0:
+            rows.append(row(r.column, "s003-ad-tput" + r.sfx, int(m.group(3)[1:]), int(m.group(1)),
+                            1e6 / float(m.group(2))))
+    return rows
+
+
+def parse_hot(out, r):
+    """Fig. 4: the aggregate of every sender's throughput line (one per
+    process) as usec per operation; nothing unless every process reported."""
+    tput = [float(m.group(2)) for m in map(RE_AD_TPUT.match, out.splitlines()) if m and m.group(3) == "U64"]
+    if len(tput) != r.np or sum(tput) <= 0:
+        return []
+    return [row(r.column, "s003-ad-hot" + r.sfx, r.np, r.iters * r.np, 1e6 / sum(tput))]
 
 
 # ---------------------------------------------------------------- runners
@@ -331,6 +383,24 @@ def make_runners(a, ctx, cols):
                         env.update(EMU_HOSTS="2", EMU_PPN="1", LOGDIR=os.path.join(ctx.outdir, "emuhosts-logs"))
                     out.append(GexRunner("%s/%s" % (c.name, test[5:]), c.name, c.kind, test, argvs, env, parse_lc,
                                          a.lc_iters, ("lc-emu/" if emu else "lc/") + c.name))
+    if 4 in figs:
+        for c in (c for c in cols if c.runs(4)):
+            for impl, sfx in AD_IMPLS.items():
+                if impl and c.kind != "stage":
+                    continue  # a real conduit has one implementation
+                env = c.env(**({"STAGEPORT_AD_IMPL": impl} if impl else {}))
+                out.append(GexRunner("%s/ad%s" % (c.name, sfx), c.name, c.kind, "s003-ad-lat" + sfx,
+                                     [c.launch(2, "testfaddperf", [str(a.ad_iters), "ABEF"])], env, parse_ad,
+                                     a.ad_iters, "ad/" + c.name, sfx=sfx))
+        for n in a.ad_np:
+            for c in (c for c in cols if c.runs(4)):
+                for impl, sfx in AD_IMPLS.items():
+                    if impl and c.kind != "stage":
+                        continue
+                    env = c.env(**({"STAGEPORT_AD_IMPL": impl} if impl else {}))
+                    out.append(GexRunner("%s/hot%s-n%d" % (c.name, sfx, n), c.name, c.kind, "s003-ad-hot" + sfx,
+                                         [c.launch(n, "testfaddperf", ["-S", str(a.ad_iters), "F"])], env,
+                                         parse_hot, a.ad_iters, "hot/%s/%d" % (c.name, n), sfx=sfx, np=n))
     if 2 in figs:
         for n in a.imm_np:
             m = max(1, a.imm_total // (n - 1))
@@ -425,9 +495,9 @@ def emu_command(ctx, what):
 
 # ---------------------------------------------------------------- main
 QUICK = {"reps": 3, "am_iters": 2000, "imm_np": "4", "imm_total": 2000, "lc_iters": 2000, "lc_budget": "128M",
-         "timeout": 180}
+         "ad_iters": 2000, "ad_np": "2,4,8", "timeout": 180}
 FULL = {"reps": 5, "am_iters": 50000, "imm_np": "3,4,5,6,7,8", "imm_total": 20000, "lc_iters": 50000,
-        "lc_budget": "4G", "timeout": 900}
+        "lc_budget": "4G", "ad_iters": 10000, "ad_np": "2,4,8,16,32,64", "timeout": 900}
 
 
 def parse_args(argv):
@@ -440,7 +510,8 @@ def parse_args(argv):
                "repetitions: 2-3 hours (narrow it with --imm-np, --figs)."
                % (", ".join("%s %s" % kv for kv in FULL.items()), ", ".join("%s %s" % kv for kv in QUICK.items())))
     ap.add_argument("--quick", action="store_true", help="the short run (defaults below)")
-    ap.add_argument("--figs", default="1,2,3", help="figures to measure (default 1,2,3)")
+    ap.add_argument("--figs", default="1,2,3,4", help="figures to measure (default 1,2,3,4; 4 is Fig. 4 and "
+                    "Table 1)")
     ap.add_argument("--stages", help="comma-separated stages (default: every stage of the installation)")
     ap.add_argument("--builddir", help="stageport build tree (its top, or its bench/ directory; default: "
                     "./_build, or the build tree this script is run from)")
@@ -466,6 +537,8 @@ def parse_args(argv):
     ap.add_argument("--lc-budget", help="Fig. 3: bytes per size before the put count is cut (K/M/G)")
     ap.add_argument("--lc-min", default="8", help="Fig. 3: smallest size (default 8)")
     ap.add_argument("--lc-max", default="2M", help="Fig. 3: largest size (default 2M)")
+    ap.add_argument("--ad-iters", type=int, help="Fig. 4 / Table 1: testfaddperf iterations (its default: 10000)")
+    ap.add_argument("--ad-np", help="Fig. 4: process counts (the paper: up to 64 and more; default 2,4,8,16,32,64)")
     ap.add_argument("--no-emu", dest="emu", action="store_false",
                     help="Fig. 3 on this host only (without root it is anyway)")
     ap.add_argument("--timeout", type=int, help="seconds per run before it is killed (a hang is a failed run)")
@@ -476,12 +549,13 @@ def parse_args(argv):
     ap.add_argument("--no-report", dest="report", action="store_false", help="tables only (no bench/report.py)")
     a = ap.parse_args(argv)
     d = QUICK if a.quick else FULL
-    for k in ("reps", "am_iters", "imm_np", "imm_total", "lc_iters", "lc_budget", "timeout"):
+    for k in ("reps", "am_iters", "imm_np", "imm_total", "lc_iters", "lc_budget", "ad_iters", "ad_np", "timeout"):
         if getattr(a, k) is None:
             setattr(a, k, d[k])
     try:
         a.figs = sorted({int(f) for f in a.figs.split(",") if f})
         a.imm_np = sorted({int(n) for n in str(a.imm_np).split(",") if n})
+        a.ad_np = sorted({int(n) for n in str(a.ad_np).split(",") if n})
         a.am_max = parse_size(a.am_max)
         a.lc_budget, a.lc_min, a.lc_max = parse_size(a.lc_budget), parse_size(a.lc_min), parse_size(a.lc_max)
     except ValueError as e:
@@ -489,9 +563,10 @@ def parse_args(argv):
     a.imm_blocks = [b for b in a.imm_blocks.split(",") if b]
     if (not a.figs or any(f not in PROGRAMS for f in a.figs) or any(n < 2 for n in a.imm_np) or a.reps < 1
             or any(b != "M" and not (b.isdigit() and int(b) > 0) for b in a.imm_blocks) or a.lc_min < 1
-            or a.lc_max < a.lc_min or a.am_iters < 1 or a.lc_iters < 1 or a.imm_total < 1):
-        ap.error("bad --figs (1,2,3) / --imm-np (2 and more) / --imm-blocks (positive numbers or M) / "
-                 "--reps / sizes / iterations")
+            or a.lc_max < a.lc_min or a.am_iters < 1 or a.lc_iters < 1 or a.imm_total < 1 or a.ad_iters < 1
+            or any(n < 2 or n % 2 for n in a.ad_np)):
+        ap.error("bad --figs (1,2,3,4) / --imm-np (2 and more) / --imm-blocks (positive numbers or M) / "
+                 "--ad-np (even, 2 and more: testfaddperf skips odd counts) / --reps / sizes / iterations")
     a.gasnet_conduits = [c for c in a.gasnet_conduits.split(",") if c]
     register_tests(a.imm_blocks)
     return a
@@ -608,6 +683,7 @@ def main(argv):
                 "imm_blocks": [{"spec": b, "label": block_label(b)} for b in a.imm_blocks],
                 "lc_iters": a.lc_iters, "lc_budget": a.lc_budget, "lc_bands": lc_bands(a),
                 "emu": {"ran": a.emu_ok, "why": emu_why},
+                "ad_iters": a.ad_iters, "ad_np": a.ad_np,
                 "titles": {t: compare.TESTS[t] for t in compare.TESTS if t.startswith("s003-")},
             },
         },
