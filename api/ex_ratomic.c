@@ -200,7 +200,7 @@ static inline int ad_op(const char *fn, gex_AD_t ad, gex_DT_t dt, void *result_p
   if (STP_UNLIKELY(!ad)) stp_fatal("%s: GEX_AD_INVALID", fn);
   node = ad_node(fn, ad, rank, flags);
   check_op(fn, ad, dt, result_p, node, addr, op, flags);
-  if (flags & GEX_FLAG_AD_REL) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (flags & GEX_FLAG_AD_REL) stp_fence(__ATOMIC_SEQ_CST);
   return ad->impl->op(ad, (op & STP_AD_FETCHING) ? result_p : NULL, node, addr, op, op1, op2, flags, ev);
 }
 

@@ -42,6 +42,17 @@
 
 #define STP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define STP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* A memory fence (remote atomics' GEX_FLAG_AD_ACQ and _REL).
+ * ThreadSanitizer does not model fences (GCC refuses them under
+ * -fsanitize=thread): there an atomic read-modify-write of one shared word,
+ * with the same order, stands in. */
+#if defined(__SANITIZE_THREAD__)
+extern int stp_fence_word;
+#define stp_fence(order) ((void)__atomic_fetch_add(&stp_fence_word, 0, (order)))
+#else
+#define stp_fence(order) __atomic_thread_fence(order)
+#endif
 #define STP_NORETURN __attribute__((noreturn))
 #define STP_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define STP_MIN(a, b) ((a) < (b) ? (a) : (b))

@@ -4,6 +4,10 @@
  */
 #include "stp_internal.h"
 
+#if defined(__SANITIZE_THREAD__)
+int stp_fence_word; /* (stp_fence under ThreadSanitizer) */
+#endif
+
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>

@@ -63,7 +63,7 @@ static int portals_ad_supports(gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags) {
 
 /* ACK or REPLY_END (the old value copied to result_p already). */
 static void done(stp_pc_op_t *o) {
-  if (o->tag & TAG_ACQ) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if (o->tag & TAG_ACQ) stp_fence(__ATOMIC_ACQUIRE);
   stp_ev_finish(o->owner, (int)(o->tag & 0xffu));
 }
 

@@ -164,7 +164,7 @@ static void reply_handler(gex_Token_t token, gex_AM_Arg_t old_lo, gex_AM_Arg_t o
   uint32_t d = (uint32_t)dtc;
   (void)token;
   if (result_p) store_result(result_p, STP_ARG_U64(old_lo, old_hi), (gex_DT_t)(d & 0xffu));
-  if (d & ACQ_BIT) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if (d & ACQ_BIT) stp_fence(__ATOMIC_ACQUIRE);
   stp_ev_finish(STP_ARG_PTR(ev_lo, ev_hi), (int)((d >> 8) & 0xffu));
 }
 
@@ -194,7 +194,7 @@ static int ref_op(struct _stp_ad *ad, void *result_p, gex_Rank_t node, void *add
   if (node == stp.mynode) {
     uint64_t old = stp_ad_cpu(ad->dt, op, addr, op1, op2);
     if (result_p) store_result(result_p, old, ad->dt);
-    if (flags & GEX_FLAG_AD_ACQ) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (flags & GEX_FLAG_AD_ACQ) stp_fence(__ATOMIC_ACQUIRE);
     return 0;
   }
   {

@@ -71,7 +71,7 @@ static void rec_put(rec_t *r) {
 static void rec_done(void *req, ucs_status_t st, void *user_data) {
   rec_t *r = user_data;
   void *ud = r->ud;
-  if (r->acq) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if (r->acq) stp_fence(__ATOMIC_ACQUIRE);
   rec_put(r);
   stp_uc_ev_done(req, st, ud);
 }
@@ -133,7 +133,7 @@ static int ucx_ad_op(struct _stp_ad *ad, void *result_p, gex_Rank_t node, void *
   p.user_data = r;
   req = ucp_atomic_op_nbx(stp_uc.u.ep[node], uop, &r->operand, 1, (uint64_t)(uintptr_t)addr, stp_uc_rkey(node), &p);
   if (stp_uc_ev_track(req, ev, cat, "a remote atomic on", node)) { /* completed at once (or failed while closing) */
-    if (r->acq) __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (r->acq) stp_fence(__ATOMIC_ACQUIRE);
     rec_put(r);
   }
   if (!reply) { /* posted: UCX completes it when sent; the endpoint's flush, when done at the target */
