@@ -63,8 +63,10 @@ for t in ("putlat", "ptl-melist"):
 # specialized local completion 20 % faster across hosts (each claim holds);
 # mpi's NP 10 % slower (the NP claim concerns ucx and portals: not measured
 # for ucx); firehose's local completion 5 % slower (ptl's offload mode: the
-# claim does not hold, and says why), firehose-host's 20 % faster; a real
-# conduit beside them.  Every figure file, the derived
+# claim does not hold, and says why), firehose-host's 20 % faster;
+# portals' atomics 3x the reference in Table 1 and 16x in the hot spot at
+# 16 processes (both hold), firehose's flood and hot spot only 1.5x (do
+# not hold); a real conduit beside them.  Every figure file, the derived
 # tables, the plots inlined, the claims' verdicts.
 import compare, json, seed003
 s3dir = os.path.join(out, "seed003")
@@ -88,10 +90,22 @@ for col, kind in cols:
             put(col, t, n, n / 100.0)
             if kind == "stage":
                 put(col, t.replace("lc", "lcref"), n, n / 100.0 * (0.95 if col == "firehose" else 1.2))
+    # Table 1 / Fig. 4: portals' atomics 3x the reference's everywhere; firehose's flood only 1.5x
+    # (the 1.7x claim does not hold) and its hot spot at 16 processes 1.5x (nor does that one)
+    for bits in (32, 64):
+        put(col, "s003-ad-lat", bits, 1.0)
+        put(col, "s003-ad-tput", bits, 0.1)
+        if kind == "stage":
+            put(col, "s003-ad-lat-ref", bits, 3.0)
+            put(col, "s003-ad-tput-ref", bits, 0.15 if col == "firehose" else 0.3)
+    for n in (2, 4, 8, 16):
+        put(col, "s003-ad-hot", n, 0.1)
+        if kind == "stage":
+            put(col, "s003-ad-hot-ref", n, 0.15 if col == "firehose" else 0.1 * n)
 meta = {"kind": "seed003", "argv": ["seed003.py", "(synthetic)"], "host": "test", "reps": 2, "seconds": 0,
         "tests": [t for t in compare.TESTS if t.startswith("s003-")], "reference": None,
         "columns": [{"name": c, "kind": k} for c, k in cols], "headers": {}, "commands": {}, "column_env": {},
-        "seed003": {"figs": [1, 2, 3], "imm_np": [4], "imm_total": 2000, "am_iters": 100, "am_max": 1 << 20,
+        "seed003": {"figs": [1, 2, 3, 4], "ad_np": [2, 4, 8, 16], "ad_iters": 100, "imm_np": [4], "imm_total": 2000, "am_iters": 100, "am_max": 1 << 20,
                     "imm_blocks": [{"spec": b, "label": seed003.block_label(b)} for b in ("1", "5", "M")],
                     "lc_bands": [[8, 65536, 100]], "emu": {"ran": True, "why": ""}, "gex_tests": "(none)"}}
 summary = {"meta": meta, "results": compare.summarize(samples), "failures": []}
@@ -107,14 +121,19 @@ s3html = open(os.path.join(s3dir, "report.html")).read()
 if s3html.count("<svg") != len(report.S003_FIGURES):
     bad.append("seed003: report.html inlines %d plots, not %d" % (s3html.count("<svg"), len(report.S003_FIGURES)))
 s3md = open(os.path.join(s3dir, "report.md")).read()
-for sec in ("## Claims", "## Plots", "## Tables", "Fig. 1:", "Fig. 2:", "Fig. 3:", "## Methodology", "## Machine"):
+for sec in ("## Claims", "## Plots", "## Tables", "Fig. 1:", "Fig. 2:", "Fig. 3:", "Table 1:", "Fig. 4:", "## Methodology",
+            "## Machine"):
     if sec not in s3md:
         bad.append("seed003: report.md has no '%s'" % sec)
 s3rows = list(csv.DictReader(open(os.path.join(s3dir, "claims.csv"))))
 want = {("portals", "Specialized NP"): "holds", ("ucx", "Specialized NP"): "not measurable here",
         ("portals", "With full blocks"): "holds", ("gasnet-ucx", "With full blocks"): "does not hold",
         ("portals", "Across hosts"): "holds", ("mpi", "Across hosts"): None,
-        ("firehose", "Across hosts"): "does not hold", ("firehose-host", "Across hosts"): "holds"}
+        ("firehose", "Across hosts"): "does not hold", ("firehose-host", "Across hosts"): "holds",
+        ("portals", "The network's U64 FADD round trip"): "holds",
+        ("portals", "The network's U64 FADD flood"): "holds", ("firehose", "The network's U64 FADD flood"): "does not hold",
+        ("portals", "With every process FADDing"): "holds", ("firehose", "With every process FADDing"): "does not hold",
+        ("ucx", "With every process FADDing"): "not measurable here", ("gasnet-ucx", "With every process FADDing"): None}
 for (col, claim), verdict in want.items():
     got = [r["verdict"] for r in s3rows if r["column"] == col and r["claim"].startswith(claim)]
     if (verdict is None and got) or (verdict is not None and got != [verdict]):
