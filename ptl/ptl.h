@@ -575,7 +575,11 @@ typedef uint64_t ptl_sr_value_t;
  * (matched: host mode, or offload when the NIC could not) -- section 6 */
 #define PTLX_SR_ATOMIC_NIC 19u
 #define PTLX_SR_ATOMIC_CPU 20u
-#define PTLX_SR_MAX 21u
+/* Publications of peers this NI could not file as they came (every slot
+ * of that peer's table held an entry in use, or one revoked while the
+ * client was inside a shortcut operation): kept in order and filed later */
+#define PTLX_SR_PUB_UNFILED 21u
+#define PTLX_SR_MAX 22u
 
 /* Return codes. */
 enum {

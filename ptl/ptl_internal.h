@@ -230,7 +230,7 @@ typedef struct ptl_xmd {
   _Atomic uint64_t final; /* 0: still active */
   uint64_t pad[5];
 } ptl_xmd_t;
-#define PTL_XMD_PER_EQ 16
+#define PTL_XMD_PER_EQ 64
 
 /* The progress thread's ring of an EQ (offload mode), with what may be
  * shared with peers: a bounded multi-producer queue.  Every producer --

@@ -241,7 +241,10 @@ static void ctl_send(ptl_ni_t *ni, ctl_batch_t *b, int all) {
     ptl_peer_t *peer = &x->peer[p];
     int use = atomic_exchange_explicit(&peer->use, 0, memory_order_relaxed);
     if (!peer->offload) continue;
-    if (use) peer->lagging = use == 2 && p != (int)ni->id.nid;
+    /* (a use seen since the last look wins: acknowledgements of revoked
+     * entries it never had -- while it lagged -- would otherwise keep a
+     * peer that writes into our request buffers lagging for ever) */
+    if (use) peer->lagging = !(use & PTL_USE_YES) && p != (int)ni->id.nid;
     if (!b->n && !(all && peer->pend && peer->pend->n)) continue;
     if (!peer->pend && !(peer->pend = calloc(1, sizeof(*peer->pend))))
       ptl_die("no memory for a publication or revocation for rank %d (its ordered stream would stall)", p);
@@ -471,6 +474,7 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   }
   if (batch.n) x->ctl_rounds++;
   ctl_send(ni, &batch, rev.n || urgent || dying || starved || (batch.n && x->ctl_rounds % PTL_LAG_ROUNDS == 0));
+  if (starved) atomic_fetch_or(&x->starved, 1ull << pt); /* (walked again when an acknowledgement frees a state) */
   ptl_lock(ni);
   for (size_t i = 0; i < batch.n; i++)
     if (batch.v[i].g) batch.v[i].g->unsent--;
@@ -550,43 +554,168 @@ static void ctl_ack(ptl_ni_t *ni, const ptl_wctl_t *w, int used) {
   ptl_unlock(ni);
 }
 
+/* A revoked entry's slot is cleared by one thread: the client as it walks
+ * the table, or the rx side when a publication finds no free slot. */
+static int entry_claim(ptl_pubent_t *e) {
+  int st = PUB_REVOKED;
+  return atomic_compare_exchange_strong(&e->state, &st, PUB_CLEARING);
+}
+
+/* Client thread (it owns txw, whose worker its keys come from): the keys
+ * of slots the rx side took back, destroyed. */
+static void dead_lock(ptl_x_t *x) {
+  while (atomic_flag_test_and_set_explicit(&x->dead_lock, memory_order_acquire)) sched_yield();
+}
+static void dead_unlock(ptl_x_t *x) { atomic_flag_clear_explicit(&x->dead_lock, memory_order_release); }
+static void dead_reap(ptl_x_t *x) {
+  if (!atomic_load_explicit(&x->ndead, memory_order_relaxed)) return;
+  dead_lock(x);
+  for (int i = 0; i < atomic_load_explicit(&x->ndead, memory_order_relaxed); i++) ucp_rkey_destroy(x->dead[i]);
+  atomic_store_explicit(&x->ndead, 0, memory_order_relaxed);
+  dead_unlock(x);
+}
+
+static void entry_reset(ptl_pubent_t *e) {
+  if (e->rkc1) atomic_fetch_sub(&e->rkc1->refs, 1);
+  if (e->rkc2) atomic_fetch_sub(&e->rkc2->refs, 1);
+  e->rkc1 = e->rkc2 = NULL;
+  e->rkey2 = NULL;
+  e->lbase = NULL;
+  e->lsh = NULL;
+  free(e->rkey_buf);
+  e->rkey = NULL;
+  e->rkey_buf = NULL;
+}
+
+void ptl_pub_entry_clear(ptl_x_t *x, ptl_pubent_t *e) {
+  if (atomic_load(&e->state) == PUB_REVOKED && !entry_claim(e)) return; /* the rx side has it */
+  if (e->rkey && !e->rkc1) ucp_rkey_destroy(e->rkey);
+  entry_reset(e);
+  atomic_store_explicit(&e->state, PUB_FREE, memory_order_release);
+  dead_reap(x);
+}
+
+/* Rx side, a publication from peer and no free slot: a revoked one taken
+ * back, once no shortcut operation can be reading it -- after a barrier
+ * the client is either out of them (and sees every revocation marked so
+ * far) or busy, and then nothing is taken.  (Slots of a peer this process
+ * does not write to are never walked by the client: without this its
+ * table filled with revoked entries and every later publication of that
+ * peer was dropped, its entries matched for ever.)  Its slot, or NULL. */
+static ptl_pubent_t *entry_take_back(ptl_x_t *x, ptl_peer_t *peer) {
+  ptl_pubent_t *e = NULL;
+  int any = 0;
+  for (int i = 0; i < PTL_PUB_SLOTS && !any; i++) any = atomic_load(&peer->pub[i].state) == PUB_REVOKED;
+  if (!any) return NULL; /* (every slot in use: no barrier) */
+  ptl_fence_client(x);
+  if (atomic_load(&x->busy)) return NULL;
+  for (int i = 0; i < PTL_PUB_SLOTS && !e; i++)
+    if (atomic_load(&peer->pub[i].state) == PUB_REVOKED && entry_claim(&peer->pub[i])) e = &peer->pub[i];
+  if (!e) return NULL;
+  if (e->rkey && !e->rkc1) { /* (its worker is the client's: destroyed there) */
+    dead_lock(x);
+    int n = atomic_load_explicit(&x->ndead, memory_order_relaxed);
+    if (n == x->dead_cap) {
+      x->dead_cap = x->dead_cap ? 2 * x->dead_cap : 16;
+      x->dead = ptl_alloc_or_die(x->dead, (size_t)x->dead_cap * sizeof(*x->dead), "taking back a revoked entry's slot");
+    }
+    x->dead[n] = e->rkey;
+    atomic_store_explicit(&x->ndead, n + 1, memory_order_relaxed);
+    dead_unlock(x);
+  }
+  entry_reset(e);
+  return e;
+}
+
+/* Rx side: publication w of peer (its keys rkey) filed in a free slot, or
+ * one taken back; 0 if there is none now. */
+static int entry_file(ptl_x_t *x, ptl_peer_t *peer, const ptl_wctl_t *w, const void *rkey) {
+  ptl_pubent_t *e = NULL;
+  int i;
+  for (i = 0; i < PTL_PUB_SLOTS && !e; i++)
+    if (atomic_load_explicit(&peer->pub[i].state, memory_order_acquire) == PUB_FREE) e = &peer->pub[i];
+  if (!e && !(e = entry_take_back(x, peer))) return 0;
+  i = (int)(e - peer->pub);
+  e->rkey_buf = ptl_alloc_or_die(NULL, w->rkey_len, "filing a publication from rank %u", (unsigned)w->src);
+  memcpy(e->rkey_buf, rkey, w->rkey_len);
+  e->rkey_len = w->rkey_len;
+  e->rkey = NULL;
+  e->id = w->id;
+  e->pt = w->pt;
+  e->options = w->options;
+  e->bits = w->bits;
+  e->mask = w->mask;
+  e->base = w->base;
+  e->length = w->length;
+  e->xev = (w->flags & PTL_CTL_EVENTS) && w->rkey2_len < w->rkey_len;
+  e->order = w->order;
+  e->after = w->after;
+  atomic_store_explicit(&e->open, !w->after, memory_order_relaxed);
+  if (e->xev) {
+    e->max_size = w->max_size;
+    e->ev_mask = w->ev_mask;
+    e->md_handle = w->md_handle;
+    e->ring = w->ring;
+    e->ring_mask = w->ring_mask;
+    e->xslot1 = w->xslot1 <= PTL_XMD_PER_EQ ? w->xslot1 : 0;
+    e->rkey2_len = w->rkey2_len;
+  }
+  atomic_store_explicit(&e->state, PUB_PENDING, memory_order_release);
+  if (atomic_load(&peer->npub) <= i) atomic_store(&peer->npub, i + 1);
+  return 1;
+}
+
+/* Rx side (main token held): publications that found no slot, filed now
+ * if they can be, in their order (ptl_pub_refile: the progress thread's
+ * rounds, and the client between its operations, when nothing is busy). */
+static void unfiled_retry(ptl_x_t *x, ptl_peer_t *peer) {
+  while (peer->unfiled && entry_file(x, peer, &peer->unfiled->w, peer->unfiled->rkey)) {
+    ptl_ctlq_t *q = peer->unfiled;
+    peer->unfiled = q->next;
+    free(q);
+  }
+  if (!peer->unfiled) atomic_fetch_sub(&x->unfiled, 1);
+}
+
+void ptl_pub_refile(ptl_ni_t *ni) {
+  ptl_x_t *x = ptl_x(ni);
+  if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
+      atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
+    return;
+  for (int p = 0; p < ni->size && atomic_load(&x->unfiled); p++)
+    if (x->peer[p].unfiled) unfiled_retry(x, &x->peer[p]);
+  atomic_store_explicit(&x->main_token, 0, memory_order_release);
+}
+
 static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
   ptl_x_t *x = ptl_x(ni);
   ptl_peer_t *peer = &x->peer[w->src];
   if (w->kind == PTL_CTL_PUBLISH) { /* (checked as it arrived: ctl_check) */
+    ptl_ctlq_t *q, **pq;
     if (!w->rkey_len || !ptl_id_accepts(w->match_id, ni->id)) return; /* not for us */
-    for (int i = 0; i < PTL_PUB_SLOTS; i++) {
-      ptl_pubent_t *e = &peer->pub[i];
-      if (atomic_load_explicit(&e->state, memory_order_acquire) != PUB_FREE) continue;
-      e->rkey_buf = ptl_alloc_or_die(NULL, w->rkey_len, "filing a publication from rank %u", (unsigned)w->src);
-      memcpy(e->rkey_buf, rkey, w->rkey_len);
-      e->rkey_len = w->rkey_len;
-      e->rkey = NULL;
-      e->id = w->id;
-      e->pt = w->pt;
-      e->options = w->options;
-      e->bits = w->bits;
-      e->mask = w->mask;
-      e->base = w->base;
-      e->length = w->length;
-      e->xev = (w->flags & PTL_CTL_EVENTS) && w->rkey2_len < w->rkey_len;
-      e->order = w->order;
-      e->after = w->after;
-      atomic_store_explicit(&e->open, !w->after, memory_order_relaxed);
-      if (e->xev) {
-        e->max_size = w->max_size;
-        e->ev_mask = w->ev_mask;
-        e->md_handle = w->md_handle;
-        e->ring = w->ring;
-        e->ring_mask = w->ring_mask;
-        e->xslot1 = w->xslot1 <= PTL_XMD_PER_EQ ? w->xslot1 : 0;
-        e->rkey2_len = w->rkey2_len;
-      }
-      atomic_store_explicit(&e->state, PUB_PENDING, memory_order_release);
-      if (atomic_load(&peer->npub) <= i) atomic_store(&peer->npub, i + 1);
-      return;
+    if (!peer->unfiled && entry_file(x, peer, w, rkey)) return;
+    /* every slot in use, the client busy: kept, in order, and filed when it can be (never dropped: a request
+     * buffer's publication lost would leave the one after it closed, and its entry matched for ever) */
+    q = ptl_alloc_or_die(NULL, sizeof(*q) + w->rkey_len, "keeping a publication from rank %u", (unsigned)w->src);
+    q->w = *w;
+    q->next = NULL;
+    memcpy(q->rkey, rkey, w->rkey_len);
+    for (pq = &peer->unfiled; *pq; pq = &(*pq)->next) {
     }
-    return; /* table full: this entry is simply matched the normal way */
+    if (!peer->unfiled) atomic_fetch_add(&x->unfiled, 1);
+    *pq = q;
+    ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_PUB_UNFILED, 1);
+    return;
+  }
+  for (ptl_ctlq_t **pq = &peer->unfiled, *q; (q = *pq);) { /* revoked before it was filed: gone, unused */
+    if (q->w.id == w->id) {
+      *pq = q->next;
+      free(q);
+      if (!peer->unfiled) atomic_fetch_sub(&x->unfiled, 1);
+      continue;
+    }
+    if ((w->flags & PTL_CTL_LAZY) && q->w.after == w->order) q->w.after = 0; /* (as ptl_pub_open_after) */
+    pq = &q->next;
   }
   /* revoke: after the exchange, a client that did not see it is busy --
    * if it was in use: one that was never used (PENDING) cannot be any more
@@ -615,23 +744,39 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
   atomic_store(&x->acks_pending, 1);
 }
 
-/* Rx side (the progress thread): acknowledgements owed, sent once the
- * client is not inside a shortcut operation that may have read an entry
- * before its revocation.  The client's busy flag is a plain store: the
- * marks made since the last look are made visible to it (or its flag to
- * us) by a barrier on every thread of the process; after that barrier a
- * shortcut operation either sees the marks or is busy now, so later looks
- * need no new barrier.  Never waits for the client (its operation may wait
- * for this thread). */
-void ptl_pub_acks(ptl_ni_t *ni) {
+/* Acknowledgements owed, sent once no shortcut operation of the client
+ * may have read an entry before its revocation.  From the progress thread
+ * (client 0): the client's busy flag is a plain store: the marks made
+ * since the last look are made visible to it (or its flag to us) by a
+ * barrier on every thread of the process; after that barrier a shortcut
+ * operation either sees the marks or is busy now, so later looks need no
+ * new barrier; never waits for the client (its operation may wait for this
+ * thread).  From the client thread itself, between its operations (client
+ * 1: ptl_xport.c lends the main worker a hand): it is not busy, and the
+ * main token orders the marks before its next operation, so no barrier --
+ * only its own Puts whose flush is still in flight keep the
+ * acknowledgements back.  (The client must not leave them to the progress
+ * thread alone: on a host with more threads than cores that thread runs
+ * when the client is descheduled -- often inside a shortcut operation --
+ * and a request buffer relinked every few round trips ran out of
+ * reservation states while its acknowledgements waited: a 4 KiB AM Medium
+ * round trip took the matched path nine times in ten, twice as slow.) */
+void ptl_pub_acks(ptl_ni_t *ni, int client) {
   ptl_x_t *x = ptl_x(ni);
+  int ok;
   if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
       atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
     return;
-  if (x->unfenced) ptl_fence_client(x);
-  x->unfenced = 0;
-  /* (a late flush counted before busy cleared: seen here if busy is) */
-  if (!atomic_load(&x->busy) && ptl_tx_rescue(ni)) {
+  if (client) {
+    ok = !atomic_load_explicit(&x->busy, memory_order_relaxed) && !atomic_load(&x->unflushed);
+  } else {
+    if (x->unfenced) ptl_fence_client(x);
+    x->unfenced = 0;
+    /* (a late flush counted before busy cleared: seen here if busy is) */
+    ok = !atomic_load(&x->busy) && ptl_tx_rescue(ni);
+  }
+  if (ok) {
+    x->unfenced = 0;
     atomic_store(&x->acks_pending, 0);
     while (x->acks_owed) {
       ptl_ctlq_t *q = x->acks_owed;
@@ -763,6 +908,10 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
       if (g->it.w.id == w.id && g->it.w.order == w.order && g->acks > 0) {
         g->acks--;
         ok = 1;
+        /* its reservation state is free at the owner's next walk: a list
+         * whose publication found none is due for one */
+        if (!g->acks && !g->unsent && atomic_load_explicit(&x->starved, memory_order_relaxed))
+          atomic_fetch_or_explicit(&ni->pub_dirty, atomic_exchange(&x->starved, 0), memory_order_relaxed);
       }
     ptl_unlock(ni);
   } else {
@@ -771,7 +920,8 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
   if (!ok)
     ptl_die("an acknowledgement from rank %u of revocation %llu, which nothing awaits", (unsigned)w.src,
             (unsigned long long)w.seq);
-  atomic_store_explicit(&x->peer[w.src].use, (w.flags & PTL_CTL_USED) ? 1 : 2, memory_order_relaxed);
+  atomic_fetch_or_explicit(&x->peer[w.src].use, (w.flags & PTL_CTL_USED) ? PTL_USE_YES : PTL_USE_NO,
+                          memory_order_relaxed);
   return UCS_OK;
 }
 
@@ -783,18 +933,6 @@ void ptl_pub_open_after(ptl_peer_t *peer, uint64_t order) {
     if ((st == PUB_PENDING || st == PUB_VALID) && e->after == order)
       atomic_store_explicit(&e->open, 1, memory_order_release);
   }
-}
-
-void ptl_pub_entry_clear(ptl_pubent_t *e) {
-  if (e->rkey && !e->cached) ucp_rkey_destroy(e->rkey);
-  e->cached = 0;
-  e->rkey2 = NULL;
-  e->lbase = NULL;
-  e->lsh = NULL;
-  free(e->rkey_buf);
-  e->rkey = NULL;
-  e->rkey_buf = NULL;
-  atomic_store_explicit(&e->state, PUB_FREE, memory_order_release);
 }
 
 void ptl_pub_fini(ptl_ni_t *ni) {
@@ -818,11 +956,17 @@ void ptl_pub_fini(ptl_ni_t *ni) {
       peer->pend = NULL;
     }
     for (int i = 0; i < PTL_PUB_SLOTS; i++)
-      if (atomic_load(&peer->pub[i].state) != PUB_FREE) ptl_pub_entry_clear(&peer->pub[i]);
-    for (int i = 0; i < PTL_RKEY_CACHE && peer->rkc[i].packed; i++) {
+      if (atomic_load(&peer->pub[i].state) != PUB_FREE) ptl_pub_entry_clear(x, &peer->pub[i]);
+    for (int i = 0; i < PTL_RKEY_CACHE; i++) {
+      if (!peer->rkc[i].packed) continue;
       ucp_rkey_destroy(peer->rkc[i].rkey);
       free(peer->rkc[i].packed);
       peer->rkc[i].packed = NULL;
+    }
+    while (peer->unfiled) {
+      ptl_ctlq_t *q = peer->unfiled;
+      peer->unfiled = q->next;
+      free(q);
     }
     while (peer->early) {
       ptl_ctlq_t *q = peer->early;
@@ -830,4 +974,8 @@ void ptl_pub_fini(ptl_ni_t *ni) {
       free(q);
     }
   }
+  dead_reap(x);
+  free(x->dead);
+  x->dead = NULL;
+  x->dead_cap = 0;
 }

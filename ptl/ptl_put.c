@@ -17,21 +17,40 @@
  * read-modify-write, no allocation. */
 
 /* peer's key `packed`, unpacked: from the cache, or unpacked and kept
- * there (NULL: UCX refused it, or the cache is full). */
-static ucp_rkey_h rkey_cached(ptl_x_t *x, uint32_t target, const void *packed, size_t len) {
-  ptl_rkc_t *c = x->peer[target].rkc;
-  int i;
-  for (i = 0; i < PTL_RKEY_CACHE && c[i].packed; i++)
-    if (c[i].len == len && !memcmp(c[i].packed, packed, len)) return c[i].rkey;
-  if (i == PTL_RKEY_CACHE || !(c[i].packed = malloc(len))) return NULL;
-  if (ucp_ep_rkey_unpack(x->txep[target], packed, &c[i].rkey) != UCS_OK) {
-    free(c[i].packed);
-    c[i].packed = NULL;
+ * there, its reference counted (NULL: UCX refused it, or every cached key
+ * is in use). */
+static ptl_rkc_t *rkey_cached(ptl_x_t *x, uint32_t target, const void *packed, size_t len) {
+  ptl_peer_t *peer = &x->peer[target];
+  ptl_rkc_t *c = peer->rkc, *slot = NULL;
+  for (int i = 0; i < PTL_RKEY_CACHE; i++) {
+    if (c[i].packed && c[i].len == len && !memcmp(c[i].packed, packed, len)) {
+      slot = &c[i];
+      goto hit;
+    }
+    if (!c[i].packed) {
+      if (!slot || slot->packed) slot = &c[i];
+    } else if (!atomic_load(&c[i].refs) && (!slot || (slot->packed && c[i].used < slot->used))) {
+      slot = &c[i]; /* (an empty slot is preferred, then the least recently used key nothing uses) */
+    }
+  }
+  if (!slot) return NULL; /* every key in use: this entry is matched */
+  if (slot->packed) {
+    ucp_rkey_destroy(slot->rkey);
+    free(slot->packed);
+    slot->packed = NULL;
+  }
+  if (!(slot->packed = malloc(len))) return NULL;
+  if (ucp_ep_rkey_unpack(x->txep[target], packed, &slot->rkey) != UCS_OK) {
+    free(slot->packed);
+    slot->packed = NULL;
     return NULL;
   }
-  memcpy(c[i].packed, packed, len);
-  c[i].len = len;
-  return c[i].rkey;
+  memcpy(slot->packed, packed, len);
+  slot->len = len;
+hit:
+  atomic_fetch_add(&slot->refs, 1);
+  slot->used = ++peer->rkc_clock;
+  return slot;
 }
 
 /* First use of an entry: its keys unpacked, and for an event entry the
@@ -41,9 +60,10 @@ static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
   const char *k2 = (const char *)e->rkey_buf + e->rkey_len - e->rkey2_len;
   void *p, *q;
   if (!e->xev) return stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey);
-  e->rkey = rkey_cached(x, target, e->rkey_buf, e->rkey_len - e->rkey2_len);
-  e->rkey2 = rkey_cached(x, target, k2, e->rkey2_len);
-  e->cached = 1;
+  e->rkc1 = rkey_cached(x, target, e->rkey_buf, e->rkey_len - e->rkey2_len);
+  e->rkc2 = rkey_cached(x, target, k2, e->rkey2_len);
+  e->rkey = e->rkc1 ? e->rkc1->rkey : NULL;
+  e->rkey2 = e->rkc2 ? e->rkc2->rkey : NULL;
   if (e->rkey && e->rkey2 && ucp_rkey_ptr(e->rkey, e->base, &p) == UCS_OK &&
       ucp_rkey_ptr(e->rkey2, e->ring, &q) == UCS_OK) {
     e->lbase = p;
@@ -65,7 +85,7 @@ static ptl_pubent_t *pub_find_after(ptl_x_t *x, ptl_peer_t *peer, uint32_t targe
   for (int i = 0; i < n; i++) {
     ptl_pubent_t *e = &peer->pub[i];
     int st = atomic_load(&e->state);
-    if (st == PUB_REVOKED) ptl_pub_entry_clear(e);
+    if (st == PUB_REVOKED) ptl_pub_entry_clear(x, e);
     if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask) || e->order <= above ||
         !atomic_load_explicit(&e->open, memory_order_acquire) || (best >= 0 && peer->pub[best].order < e->order))
       continue;

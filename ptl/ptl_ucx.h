@@ -82,7 +82,8 @@ typedef struct ptl_xop {
 } ptl_xop_t;
 
 /* One published entry of one peer, as an initiator keeps it. */
-enum { PUB_FREE = 0, PUB_PENDING, PUB_VALID, PUB_REVOKED };
+enum { PUB_FREE = 0, PUB_PENDING, PUB_VALID, PUB_REVOKED, PUB_CLEARING /* its slot claimed by one thread */ };
+enum { PTL_USE_YES = 1, PTL_USE_NO = 2 }; /* ptl_peer_t.use */
 typedef struct ptl_pubent {
   _Atomic int state; /* written by the progress thread, except PENDING->VALID and cleanup */
   uint64_t id;
@@ -100,7 +101,7 @@ typedef struct ptl_pubent {
   uint32_t xslot1;
   size_t rkey2_len; /* the EQ part's key: the tail of rkey_buf */
   ucp_rkey_h rkey2;
-  int cached;             /* rkey and rkey2 are the peer's rkc[]'s (not destroyed with the entry) */
+  struct ptl_rkc *rkc1, *rkc2; /* rkey and rkey2 are these of the peer's rkc[] (not destroyed with the entry) */
   char *lbase;            /* the MD's memory, mapped */
   ptl_eq_shared_t *lsh;   /* its EQ's shared part, mapped */
   uint64_t lhead;         /* a copy of lsh->head (client thread; ptl_eq_reserve) */
@@ -135,27 +136,35 @@ typedef struct ptl_ctlq {
 
 /* A peer's remote key, unpacked once and kept (client thread): event
  * entries over the same memory are published again and again (a request
- * buffer after each time it fills), and each unpack would map it anew. */
+ * buffer after each time it fills), and each unpack would map it anew.
+ * refs: the entries using it (dropped by whichever thread clears one);
+ * a full cache gives up the least recently used key no entry uses. */
 typedef struct ptl_rkc {
   void *packed;
   size_t len;
   ucp_rkey_h rkey;
+  _Atomic int refs;
+  uint64_t used; /* when it was last handed out (the peer's rkc_clock) */
 } ptl_rkc_t;
 #define PTL_RKEY_CACHE 16
 
 typedef struct ptl_peer {
   int offload;                     /* its NI is in offload mode */
   ptl_rkc_t rkc[PTL_RKEY_CACHE];   /* event entries' keys */
+  uint64_t rkc_clock;
   ptl_pubent_t pub[PTL_PUB_SLOTS]; /* its published entries */
   _Atomic int npub;                /* high-water mark of pub[] in use */
   int hot;                         /* pub[] entry used last (client thread) */
   uint64_t ctl_out;                /* last control seq sent to it (client thread) */
   uint64_t ctl_in;                 /* last control seq from it processed (rx side) */
   ptl_ctlq_t *early;               /* control messages from it that came early */
+  ptl_ctlq_t *unfiled;             /* its publications that found no slot, in order (rx side) */
   /* owner side (client thread): a lagging peer's control records wait in
-   * pend (ptl_pub.c, "lagging peers"); use (rx side): 1 it used one of
-   * our entries (its acknowledgement says so, or we matched a Put of its
-   * into a published request buffer), 2 it had not, 0 nothing new */
+   * pend (ptl_pub.c, "lagging peers"); use (rx side), what was learnt
+   * since the owner last looked, ORed: PTL_USE_YES it used one of our
+   * entries (its acknowledgement says so, or we matched a Put of its into
+   * a published request buffer), PTL_USE_NO an acknowledgement said it had
+   * not; 0 nothing new */
   int lagging;
   struct ptl_ctlbatch *pend;
   _Atomic int use;
@@ -190,6 +199,12 @@ typedef struct ptl_x {
   _Atomic int in_tx, rescuing;
   int tx_depth;
   ptl_xop_t *deferred;   /* app-side sends the rescuer saw end: the client finishes them (lock held) */
+  /* keys of entries whose slots the rx side took back (ptl_pub.c): the
+   * client thread destroys them (dead_lock held; ndead also read without) */
+  ucp_rkey_h *dead;
+  int dead_cap;
+  _Atomic int ndead;
+  atomic_flag dead_lock;
   uint64_t owed_since;  /* progress thread: when the acknowledgements owed started to wait for flushes */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
   ptl_pool_t ops[2];       /* ptl_xop_t per side */
@@ -202,6 +217,8 @@ typedef struct ptl_x {
   uint64_t pub_order; /* the last publication's place in the order (lock held) */
   struct ptl_gone *gone;
   struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for their acknowledgements */
+  _Atomic int unfiled;      /* peers with publications not filed yet (ptl_pub_refile) */
+  _Atomic uint64_t starved; /* bit pt: a publication there found no reservation state (re-walked when one is back) */
   unsigned ctl_rounds;    /* list changes that sent control records (lagging peers get theirs every so many) */
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
@@ -288,7 +305,7 @@ void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w);       /* rx side */
 
 /* ptl_pub.c */
 void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone);
-void ptl_pub_entry_clear(ptl_pubent_t *e); /* client thread: a revoked entry's slot back to free */
+void ptl_pub_entry_clear(ptl_x_t *x, ptl_pubent_t *e); /* client thread: an entry's slot back to free */
 /* Either thread: the entries of peer that follow the request buffer of
  * publication order `order` may take messages (it is full). */
 void ptl_pub_open_after(ptl_peer_t *peer, uint64_t order);
@@ -299,7 +316,8 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
 void ptl_pub_fini(ptl_ni_t *ni);
 void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md); /* hook md_gone */
 void ptl_pub_poll(ptl_ni_t *ni);                /* progress thread: one-sided appends that filled an MD */
-void ptl_pub_acks(ptl_ni_t *ni);                /* rx side: revocations acknowledged once the client is not busy */
+void ptl_pub_acks(ptl_ni_t *ni, int client);    /* revocations acknowledged once the client is not busy */
+void ptl_pub_refile(ptl_ni_t *ni);               /* publications that found no slot, filed if they can be now */
 ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                              const ucp_am_recv_param_t *param);
 

@@ -178,7 +178,7 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
   } else {
     char *dst = (char *)hit.md->d.start + hit.offset;
     /* into a published request buffer: its sender writes into ours, so it gets our publications at once */
-    if (hit.xmd) atomic_store_explicit(&ptl_x(ni)->peer[w.src].use, 1, memory_order_relaxed);
+    if (hit.xmd) atomic_fetch_or_explicit(&ptl_x(ni)->peer[w.src].use, PTL_USE_YES, memory_order_relaxed);
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
       memcpy(dst, data, hit.mlength);
       put_landed(ni, &r, &hit, &w, PTL_NI_OK);
@@ -359,7 +359,7 @@ static ucs_status_t am_atomic(void *arg, const void *header, size_t hlen, void *
   } else {
     char *dst = (char *)hit.md->d.start + hit.offset;
     ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_ATOMIC_CPU, 1);
-    if (hit.xmd) atomic_store_explicit(&ptl_x(ni)->peer[w.src].use, 1, memory_order_relaxed); /* (as am_put) */
+    if (hit.xmd) atomic_fetch_or_explicit(&ptl_x(ni)->peer[w.src].use, PTL_USE_YES, memory_order_relaxed); /* (as am_put) */
     if (!fetch) {
       ptl_atomic_apply(dst, data, &w.operand, NULL, len, (ptl_op_t)w.aop, (ptl_datatype_t)w.dtype);
       put_landed(ni, &r, &hit, &wp, PTL_NI_OK);
@@ -437,6 +437,8 @@ static unsigned offload_progress(ptl_ni_t *ni) {
   unsigned n;
   ptl_tx_enter(x);
   n = ptl_tx_progress(ni) + ptl_main_progress(x);
+  if (PTL_UNLIKELY(atomic_load_explicit(&x->acks_pending, memory_order_relaxed))) ptl_pub_acks(ni, 1);
+  if (PTL_UNLIKELY(atomic_load_explicit(&x->unfiled, memory_order_relaxed))) ptl_pub_refile(ni);
   ni->idle_skip = x->tx_inflight ? 0 : LEND_EVERY - 1;
   ptl_tx_leave(x);
   return n;
