@@ -199,12 +199,6 @@ typedef struct ptl_x {
   _Atomic int in_tx, rescuing;
   int tx_depth;
   ptl_xop_t *deferred;   /* app-side sends the rescuer saw end: the client finishes them (lock held) */
-  /* keys of entries whose slots the rx side took back (ptl_pub.c): the
-   * client thread destroys them (dead_lock held; ndead also read without) */
-  ucp_rkey_h *dead;
-  int dead_cap;
-  _Atomic int ndead;
-  atomic_flag dead_lock;
   uint64_t owed_since;  /* progress thread: when the acknowledgements owed started to wait for flushes */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */
   ptl_pool_t ops[2];       /* ptl_xop_t per side */
@@ -217,8 +211,6 @@ typedef struct ptl_x {
   uint64_t pub_order; /* the last publication's place in the order (lock held) */
   struct ptl_gone *gone;
   struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for their acknowledgements */
-  _Atomic int unfiled;      /* peers with publications not filed yet (ptl_pub_refile) */
-  _Atomic uint64_t starved; /* bit pt: a publication there found no reservation state (re-walked when one is back) */
   unsigned ctl_rounds;    /* list changes that sent control records (lagging peers get theirs every so many) */
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
@@ -230,6 +222,16 @@ typedef struct ptl_x {
   int nic_running;
   _Atomic int nic_stop;
   int closing; /* PtlNIFini is tearing down: what fails now fails because everyone is leaving */
+  /* publications and keys (ptl_pub.c), rarely touched: kept out of the
+   * lines the hot paths use */
+  _Atomic int unfiled;      /* peers with publications not filed yet (ptl_pub_refile) */
+  _Atomic uint64_t starved; /* bit pt: a publication there found no reservation state (re-walked when one is back) */
+  /* keys of entries whose slots the rx side took back (ptl_pub.c): the
+   * client thread destroys them (dead_lock held; ndead also read without) */
+  ucp_rkey_h *dead;
+  int dead_cap;
+  _Atomic int ndead;
+  atomic_flag dead_lock;
 } ptl_x_t;
 
 static inline ptl_x_t *ptl_x(ptl_ni_t *ni) { return (ptl_x_t *)ni->x; }
