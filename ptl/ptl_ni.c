@@ -79,8 +79,7 @@ static void *nic_main(void *arg) {
   unsigned polls = 0;
   for (unsigned idle = 0; !atomic_load_explicit(&x->nic_stop, memory_order_relaxed);) {
     if (PTL_UNLIKELY(atomic_load_explicit(&x->nxmd, memory_order_relaxed)) && ++polls % 32 == 0) ptl_pub_poll(ni);
-    if (PTL_UNLIKELY(atomic_load_explicit(&x->acks_pending, memory_order_relaxed))) ptl_pub_acks(ni, 0);
-    if (PTL_UNLIKELY(atomic_load_explicit(&x->unfiled, memory_order_relaxed))) ptl_pub_refile(ni);
+    ptl_pub_settle(ni, 0);
     if (ptl_main_progress(x)) {
       idle = 0;
       idle_t0 = 0;

@@ -679,12 +679,10 @@ static void unfiled_retry(ptl_x_t *x, ptl_peer_t *peer) {
 
 void ptl_pub_refile(ptl_ni_t *ni) {
   ptl_x_t *x = ptl_x(ni);
-  if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
-      atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
-    return;
+  if (!ptl_main_take(x)) return;
   for (int p = 0; p < ni->size && atomic_load(&x->unfiled); p++)
     if (x->peer[p].unfiled) unfiled_retry(x, &x->peer[p]);
-  atomic_store_explicit(&x->main_token, 0, memory_order_release);
+  ptl_main_give(x);
 }
 
 static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
@@ -700,8 +698,7 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
     q->w = *w;
     q->next = NULL;
     memcpy(q->rkey, rkey, w->rkey_len);
-    for (pq = &peer->unfiled; *pq; pq = &(*pq)->next) {
-    }
+    for (pq = &peer->unfiled; *pq;) pq = &(*pq)->next;
     if (!peer->unfiled) atomic_fetch_add(&x->unfiled, 1);
     *pq = q;
     ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_PUB_UNFILED, 1);
@@ -764,9 +761,7 @@ static void ctl_apply(ptl_ni_t *ni, const ptl_wctl_t *w, const void *rkey) {
 void ptl_pub_acks(ptl_ni_t *ni, int client) {
   ptl_x_t *x = ptl_x(ni);
   int ok;
-  if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
-      atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
-    return;
+  if (!ptl_main_take(x)) return;
   if (client) {
     ok = !atomic_load_explicit(&x->busy, memory_order_relaxed) && !atomic_load(&x->unflushed);
   } else {
@@ -785,7 +780,7 @@ void ptl_pub_acks(ptl_ni_t *ni, int client) {
       free(q);
     }
   }
-  atomic_store_explicit(&x->main_token, 0, memory_order_release);
+  ptl_main_give(x);
 }
 
 /* A control message as it arrives (its header taken, its sender bounded):

@@ -240,13 +240,16 @@ static inline ptl_x_t *ptl_x(ptl_ni_t *ni) { return (ptl_x_t *)ni->x; }
  * thread, or a client thread that is waiting anyway and so lends a hand).
  * The token also hands the rx side's single-writer state (the progress
  * thread's EQ rings, rx statistics) from one thread to the other. */
+static inline int ptl_main_take(ptl_x_t *x) {
+  return !atomic_load_explicit(&x->main_token, memory_order_relaxed) &&
+         !atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire);
+}
+static inline void ptl_main_give(ptl_x_t *x) { atomic_store_explicit(&x->main_token, 0, memory_order_release); }
 static inline unsigned ptl_main_progress(ptl_x_t *x) {
-  unsigned n = 0;
-  if (atomic_load_explicit(&x->main_token, memory_order_relaxed) ||
-      atomic_exchange_explicit(&x->main_token, 1, memory_order_acquire))
-    return 0;
+  unsigned n;
+  if (!ptl_main_take(x)) return 0;
   n = ucp_worker_progress(x->u.worker);
-  atomic_store_explicit(&x->main_token, 0, memory_order_release);
+  ptl_main_give(x);
   return n;
 }
 
@@ -320,6 +323,13 @@ void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md); /* hook md_gone */
 void ptl_pub_poll(ptl_ni_t *ni);                /* progress thread: one-sided appends that filled an MD */
 void ptl_pub_acks(ptl_ni_t *ni, int client);    /* revocations acknowledged once the client is not busy */
 void ptl_pub_refile(ptl_ni_t *ni);               /* publications that found no slot, filed if they can be now */
+/* What the rx side owes and may settle between operations: from the
+ * progress thread's rounds (client 0) and the client lending a hand (1). */
+static inline void ptl_pub_settle(ptl_ni_t *ni, int client) {
+  ptl_x_t *x = ptl_x(ni);
+  if (PTL_UNLIKELY(atomic_load_explicit(&x->acks_pending, memory_order_relaxed))) ptl_pub_acks(ni, client);
+  if (PTL_UNLIKELY(atomic_load_explicit(&x->unfiled, memory_order_relaxed))) ptl_pub_refile(ni);
+}
 ucs_status_t ptl_pub_wake_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
                              const ucp_am_recv_param_t *param);
 

@@ -437,8 +437,7 @@ static unsigned offload_progress(ptl_ni_t *ni) {
   unsigned n;
   ptl_tx_enter(x);
   n = ptl_tx_progress(ni) + ptl_main_progress(x);
-  if (PTL_UNLIKELY(atomic_load_explicit(&x->acks_pending, memory_order_relaxed))) ptl_pub_acks(ni, 1);
-  if (PTL_UNLIKELY(atomic_load_explicit(&x->unfiled, memory_order_relaxed))) ptl_pub_refile(ni);
+  ptl_pub_settle(ni, 1);
   ni->idle_skip = x->tx_inflight ? 0 : LEND_EVERY - 1;
   ptl_tx_leave(x);
   return n;
