@@ -189,6 +189,18 @@ static inline void op_event(const ptl_event_t *ev) {
     stp_fatal("Portals conduit: a %zu-byte %s node %u failed in the network (%s event)", (size_t)ev->rlength, what,
               (unsigned)o->peer, PtlEventKindStr(ev->type));
   }
+  /* an event its op does not expect (a duplicate, or one for an op whose
+   * index was already given back and taken again): completing the op it
+   * names now would end the wrong operation early -- its data not there */
+  unsigned want = ev->type == PTL_EVENT_SEND_END                                  ? STP_PC_NEED_SEND
+                  : ev->type == PTL_EVENT_ACK || ev->type == PTL_EVENT_REPLY_END ? STP_PC_NEED_DONE
+                                                                                 : 0u;
+  if (STP_UNLIKELY(want && (stp_pbits_op(ev->match_bits) != o->type || !(o->need & want))))
+    stp_fatal("Portals conduit: a %s event for op %u (type %u) that %s", PtlEventKindStr(ev->type), (unsigned)oi,
+              stp_pbits_op(ev->match_bits),
+              o->need ? (stp_pbits_op(ev->match_bits) != o->type ? "now holds an operation of another type"
+                                                                  : "already had that event")
+                      : "is not in use");
   if (STP_UNLIKELY(stp_pbits_upper(ev->match_bits) != stp_pc_oos_name(&o->oos)))
     stp_fatal("Portals conduit: a %s event names firehose region %08x, its op %u holds region %08x",
               PtlEventKindStr(ev->type), (unsigned)stp_pbits_upper(ev->match_bits), (unsigned)oi,
