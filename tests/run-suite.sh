@@ -137,11 +137,16 @@
 #   EXATOMIC_NPS  process counts for exatomic (default: 2 4)
 #   EXTEAM_NPS  process counts for exteam (default: 2 4)
 #   MODES       badinput/exittest modes to run (default: all)
-#   EXIT_TCP_MODES  the exittest modes of the `tcp` variants (default: the
-#               ones whose outcome depends on the transport -- exits
+#   EXIT_TCP_MODES  the exittest modes of the `tcp` variants and of those
+#               variants.txt gives "exittest:net" (default: the ones whose
+#               outcome depends on the transport or the ptl mode -- exits
 #               racing traffic, in handlers, before attach, crashes; the
 #               others run on every stage's default variant here and at 3
 #               and 4 processes in check-faults); "all" for every mode
+#               (a variant's "badinput:stage": only the stage's own
+#               badinput jobs -- UCX unreachable, settings that disagree --
+#               not the API layer's argument checks, which its stage's
+#               first variant runs)
 #   CONF_TIMEOUT, BAD_TIMEOUT, EXIT_TIMEOUT, EXTRAS_TIMEOUT, EXCONF_TIMEOUT   seconds per job (90, 20, 20, 60, 120)
 #   STAGE_BUDGET seconds per stage (default 420; a stage normally needs
 #               about 75): once used up, the stage's remaining jobs FAIL
@@ -1495,11 +1500,18 @@ for stage in $STAGES; do
     variant_flags+=(-x "${kv%%=*}")
   done
   stage_tests=$TESTS
+  exit_part="" bad_part="" # a variant's "exittest:net" / "badinput:stage" (variants.txt)
+  [ "$vlabel" = tcp ] && exit_part=net
   if [ "$vtests" != all ]; then
     stage_tests=""
     for t in $TESTS; do
       if [[ ",$vtests," == *",$t,"* ]] || { { [ "$t" = exatomic ] || [ "$t" = exteam ]; } && [[ ",$vtests," == *",exconf,"* ]]; }; then
         stage_tests="$stage_tests $t"
+      elif [[ ",$vtests," == *",$t:"* ]]; then
+        stage_tests="$stage_tests $t"
+        part=${vtests#*"$t":}
+        part=${part%%,*}
+        case $t in exittest) exit_part=$part ;; badinput) bad_part=$part ;; esac
       fi
     done
   fi
@@ -1545,14 +1557,16 @@ for stage in $STAGES; do
         fi
         ;;
       badinput)
-        for m in $(selected_modes badinput); do run_badinput "$m"; done
+        # (badinput:stage: only what depends on the stage -- the generic
+        # argument checks are the API layer's, run on the stage's other variant)
+        [ "$bad_part" = stage ] || for m in $(selected_modes badinput); do run_badinput "$m"; done
         case $stage in ucx | hybrid) [ -z "$MODES" ] && run_ucx_unreachable ;; esac
         [ -z "$MODES" ] && run_mismatches
         ;;
       exittest)
         for np in $EXIT_NPS; do
           modes=$(selected_modes exittest)
-          [ "$vlabel" = tcp ] && [ -z "$MODES" ] && [ "$EXIT_TCP_MODES" != all ] && modes=$EXIT_TCP_MODES
+          [ "$exit_part" = net ] && [ -z "$MODES" ] && [ "$EXIT_TCP_MODES" != all ] && modes=$EXIT_TCP_MODES
           for m in $modes; do run_exittest "$m" "$np"; done
           # (a GASNET_PAR client's exits: the API layer's, once per stage)
           if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
