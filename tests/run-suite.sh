@@ -143,7 +143,8 @@
 #               racing traffic, in handlers, before attach, crashes; the
 #               others run on every stage's default variant here and at 3
 #               and 4 processes in check-faults); "all" for every mode
-#               (a variant's "badinput:stage": only the stage's own
+#               (a variant's "conformance:2/4": conformance only at
+#               those of NPS; "badinput:stage": only the stage's own
 #               badinput jobs -- UCX unreachable, settings that disagree --
 #               not the API layer's argument checks, which its stage's
 #               first variant runs)
@@ -1500,7 +1501,7 @@ for stage in $STAGES; do
     variant_flags+=(-x "${kv%%=*}")
   done
   stage_tests=$TESTS
-  exit_part="" bad_part="" # a variant's "exittest:net" / "badinput:stage" (variants.txt)
+  exit_part="" bad_part="" conf_part="" # a variant's "exittest:net" / "badinput:stage" / "conformance:2/4" (variants.txt)
   [ "$vlabel" = tcp ] && exit_part=net
   if [ "$vtests" != all ]; then
     stage_tests=""
@@ -1511,7 +1512,7 @@ for stage in $STAGES; do
         stage_tests="$stage_tests $t"
         part=${vtests#*"$t":}
         part=${part%%,*}
-        case $t in exittest) exit_part=$part ;; badinput) bad_part=$part ;; esac
+        case $t in exittest) exit_part=$part ;; badinput) bad_part=$part ;; conformance) conf_part=$part ;; esac
       fi
     done
   fi
@@ -1520,7 +1521,12 @@ for stage in $STAGES; do
   for t in $stage_tests; do
     case $t in
       conformance)
-        for np in $NPS; do run_conformance "$np"; done
+        conf_nps=$NPS
+        if [ -n "$conf_part" ]; then # (only those of NPS the variant names)
+          conf_nps=""
+          for np in $NPS; do [[ "/$conf_part/" == *"/$np/"* ]] && conf_nps="$conf_nps $np"; done
+        fi
+        for np in $conf_nps; do run_conformance "$np"; done
         # the Portals Core in both ptl modes, with its Long payload events late
         case $stage/$vlabel in
           portals/offload | portals/host | firehose/offload | firehose/host)
