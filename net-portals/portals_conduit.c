@@ -173,6 +173,19 @@ static void op_release(uint32_t oi) {
   stp_pc.free_op = oi;
 }
 
+/* An op event must be one its op still expects (need: its STP_PC_NEED_*
+ * bit): a duplicate, or one for an op whose index was already given back
+ * and taken again, would end the wrong operation early -- its data not
+ * there. */
+static inline void op_expect(const stp_pc_op_t *o, uint32_t oi, const ptl_event_t *ev, unsigned need) {
+  unsigned type = stp_pbits_op(ev->match_bits);
+  if (STP_UNLIKELY(type != o->type || !(o->need & need)))
+    stp_fatal("Portals conduit: a %s event for op %u (type %u) that %s", PtlEventKindStr(ev->type), (unsigned)oi, type,
+              !o->need            ? "is not in use"
+              : type != o->type ? "now holds an operation of another type"
+                                : "already had that event");
+}
+
 static inline void op_event(const ptl_event_t *ev) {
   uint32_t oi = stp_pbits_index(ev->match_bits);
   stp_pc_op_t *o = &stp_pc.op[oi];
@@ -189,29 +202,19 @@ static inline void op_event(const ptl_event_t *ev) {
     stp_fatal("Portals conduit: a %zu-byte %s node %u failed in the network (%s event)", (size_t)ev->rlength, what,
               (unsigned)o->peer, PtlEventKindStr(ev->type));
   }
-  /* an event its op does not expect (a duplicate, or one for an op whose
-   * index was already given back and taken again): completing the op it
-   * names now would end the wrong operation early -- its data not there */
-  unsigned want = ev->type == PTL_EVENT_SEND_END                                  ? STP_PC_NEED_SEND
-                  : ev->type == PTL_EVENT_ACK || ev->type == PTL_EVENT_REPLY_END ? STP_PC_NEED_DONE
-                                                                                 : 0u;
-  if (STP_UNLIKELY(want && (stp_pbits_op(ev->match_bits) != o->type || !(o->need & want))))
-    stp_fatal("Portals conduit: a %s event for op %u (type %u) that %s", PtlEventKindStr(ev->type), (unsigned)oi,
-              stp_pbits_op(ev->match_bits),
-              o->need ? (stp_pbits_op(ev->match_bits) != o->type ? "now holds an operation of another type"
-                                                                  : "already had that event")
-                      : "is not in use");
   if (STP_UNLIKELY(stp_pbits_upper(ev->match_bits) != stp_pc_oos_name(&o->oos)))
     stp_fatal("Portals conduit: a %s event names firehose region %08x, its op %u holds region %08x",
               PtlEventKindStr(ev->type), (unsigned)stp_pbits_upper(ev->match_bits), (unsigned)oi,
               (unsigned)stp_pc_oos_name(&o->oos));
   switch (ev->type) {
     case PTL_EVENT_SEND_END:
+      op_expect(o, oi, ev, STP_PC_NEED_SEND);
       o->need &= (uint8_t)~STP_PC_NEED_SEND;
       if (stp_pc.sent[o->type]) stp_pc.sent[o->type](o);
       break;
     case PTL_EVENT_ACK:
     case PTL_EVENT_REPLY_END:
+      op_expect(o, oi, ev, STP_PC_NEED_DONE);
       if (o->copy_to)
         memcpy(o->copy_to,
                o->bounce != STP_PC_NO_BOUNCE ? stp_pc.bounce + (size_t)o->bounce * stp_pc.bounce_size

@@ -137,8 +137,8 @@
 #   EXATOMIC_NPS  process counts for exatomic (default: 2 4)
 #   EXTEAM_NPS  process counts for exteam (default: 2 4)
 #   MODES       badinput/exittest modes to run (default: all)
-#   EXIT_TCP_MODES  the exittest modes of the `tcp` variants and of those
-#               variants.txt gives "exittest:net" (default: the ones whose
+#   EXIT_TCP_MODES  the exittest modes of the variants variants.txt gives
+#               "exittest:net" (the tcp and ptl host-mode ones; default: the ones whose
 #               outcome depends on the transport or the ptl mode -- exits
 #               racing traffic, in handlers, before attach, crashes; the
 #               others run on every stage's default variant here and at 3
@@ -1502,7 +1502,6 @@ for stage in $STAGES; do
   done
   stage_tests=$TESTS
   exit_part="" bad_part="" conf_part="" # a variant's "exittest:net" / "badinput:stage" / "conformance:2/4" (variants.txt)
-  [ "$vlabel" = tcp ] && exit_part=net
   if [ "$vtests" != all ]; then
     stage_tests=""
     for t in $TESTS; do
@@ -1511,8 +1510,7 @@ for stage in $STAGES; do
       elif [[ ",$vtests," == *",$t:"* ]]; then
         stage_tests="$stage_tests $t"
         part=${vtests#*"$t":}
-        part=${part%%,*}
-        case $t in exittest) exit_part=$part ;; badinput) bad_part=$part ;; conformance) conf_part=$part ;; esac
+        case $t in exittest) exit_part=${part%%,*} ;; badinput) bad_part=${part%%,*} ;; conformance) conf_part=${part%%,*} ;; esac
       fi
     done
   fi
