@@ -6,7 +6,8 @@
  * blocking calls, a pooled root for NB, the thread's NBI set or its open
  * access region for NBI), in where a put's local completion is counted
  * (lc_opt: stp_lc_begin) and in whether they wait.  Loopback and
- * zero-length transfers never reach the backend.
+ * zero-length transfers never reach the backend; a loopback word is one
+ * store (stp_copy.h: another process may be watching it).
  *
  * STAGEPORT_LC=reference: local completion is not reported apart from
  * remote completion (seed 003's reference behaviour, to measure the
@@ -16,6 +17,8 @@
 #include "api.h"
 
 #include <stdlib.h>
+
+#include "stp_copy.h"
 
 int stp_lc_reference;
 
@@ -72,7 +75,7 @@ gex_Event_t stp_ev_root_handle(stp_ev_t *e) {
 static inline int put_path(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
                            gex_Flags_t flags) {
   if (node == stp.mynode) {
-    memcpy(dst, src, n);
+    stp_copy(dst, src, n);
     return 0;
   }
   return stp.rma->put(rc, lc, node, dst, src, n, flags);
@@ -80,7 +83,7 @@ static inline int put_path(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *ds
 
 static inline int get_path(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, gex_Flags_t flags) {
   if (node == stp.mynode) {
-    memcpy(dst, src, n);
+    stp_copy(dst, src, n);
     return 0;
   }
   return stp.rma->get(rc, dst, node, src, n, flags);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "ratomic.h"
+#include "stp_copy.h"
 
 extern const stp_ad_impl_t stp_ad_ucx_impl; /* (ucx_ratomic.c: remote atomics) */
 
@@ -98,10 +99,15 @@ static void ucx_sync(stp_ev_t *e) {
 /* initiation                                                          */
 /* ------------------------------------------------------------------ */
 /* The put itself: its local completion counted in lc if asked for, else
- * its request released at once (its remote completion is a flush's). */
-static void put_issue(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n) {
+ * its request released at once (its remote completion is a flush's).
+ * 1: done here, complete -- a word into a segment mapped here, one store
+ * (UCX's shared-memory put is a memcpy, which may store it twice:
+ * stp_copy.h). */
+static int put_issue(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n) {
   ucp_request_param_t p;
   ucs_status_ptr_t req;
+  const stp_ucx_remote_t *r = &stp_uc.rkeys[node];
+  if (r->map && stp_copy_word(r->map + ((uintptr_t)dst - r->addr), src, n)) return 1;
   p.op_attr_mask = 0;
   if (lc) stp_uc_ev_param(&p, lc, STP_EC_LC); /* local completion: when UCX no longer reads the source */
   req = ucp_put_nbx(stp_uc.u.ep[node], src, n, (uint64_t)(uintptr_t)dst, stp_uc_rkey(node), &p);
@@ -111,6 +117,7 @@ static void put_issue(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, co
     if (UCS_PTR_IS_ERR(req)) (void)stp_uc_ev_track(req, rc, STP_EC_PUT, "a put to", node); /* (reports it) */
     else ucp_request_free(req);
   }
+  return 0;
 }
 
 static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
@@ -118,8 +125,7 @@ static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const
   /* IMMEDIATE: refused behind sends UCX still holds for node (the put would
    * wait in the endpoint's queue behind them, for node to progress) */
   if (STP_UNLIKELY(flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(node)) return 1;
-  put_issue(rc, lc, node, dst, src, n);
-  mark_dirty(rc, node);
+  if (!put_issue(rc, lc, node, dst, src, n)) mark_dirty(rc, node);
   return 0;
 }
 
@@ -127,8 +133,7 @@ static int ucx_put(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const
  * (no dirty-node record, no sync to come). */
 static int ucx_put_blocking(stp_ev_t *rc, gex_Rank_t node, void *dst, const void *src, size_t n, gex_Flags_t flags) {
   if (STP_UNLIKELY(flags & GEX_FLAG_IMMEDIATE) && stp_uc_queued(node)) return 1; /* (as ucx_put) */
-  put_issue(rc, NULL, node, dst, src, n);
-  flush_node(rc, node);
+  if (!put_issue(rc, NULL, node, dst, src, n)) flush_node(rc, node);
   return 0;
 }
 

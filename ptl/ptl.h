@@ -193,7 +193,11 @@
  * IF X's MD accepts it (op allowed, fits or truncates); the initiator checks
  * exactly that against the published description and otherwise sends the
  * message to be matched normally.  The shortcut is taken only when both NIs
- * are in offload mode with publishing on.
+ * are in offload mode with publishing on.  A shortcut Put of an aligned 1, 2,
+ * 4 or 8 bytes into memory UCX maps here (shared memory) is one store by
+ * this CPU, not UCX's put (a memcpy, which may store the word twice: a
+ * peer that saw the first store and wrote the word since would lose its
+ * write to the second -- boot/stp_copy.h).
  *
  * The list owner re-evaluates (a) and (b) after every change to the list or
  * its MDs.  An entry that stops qualifying -- unlinked, its MD unlinked, or

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ptl_ucx.h"
+#include "stp_copy.h"
 
 /* ---------------------------------------------------------------- the shortcut */
 /* The hot path of offload mode: a Put or Get whose own MD has an infinite
@@ -53,13 +54,19 @@ hit:
   return slot;
 }
 
-/* First use of an entry: its keys unpacked, and for an event entry the
- * peer's memory mapped -- lbase stays NULL where UCX cannot map it (a peer
- * on another host): such an entry is never used. */
+/* First use of an entry: its keys unpacked and the peer's memory mapped
+ * where UCX can (shared memory; lbase stays NULL for a peer on another
+ * host).  An event entry that is not mapped is never used; a plain one is
+ * written by UCX then, and by this CPU's one store where a Put is a word
+ * (sc_rma). */
 static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
   const char *k2 = (const char *)e->rkey_buf + e->rkey_len - e->rkey2_len;
   void *p, *q;
-  if (!e->xev) return stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey);
+  if (!e->xev) {
+    ucs_status_t st = stp_ucx_rkey_unpack(&x->u, x->txep[target], e->rkey_buf, &e->rkey);
+    if (st == UCS_OK && ucp_rkey_ptr(e->rkey, e->base, &p) == UCS_OK) e->lbase = p; /* (a word is stored there: sc_rma) */
+    return st;
+  }
   e->rkc1 = rkey_cached(x, target, e->rkey_buf, e->rkey_len - e->rkey2_len);
   e->rkc2 = rkey_cached(x, target, k2, e->rkey2_len);
   e->rkey = e->rkc1 ? e->rkc1->rkey : NULL;
@@ -267,6 +274,8 @@ static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uin
   ucp_request_param_t p;
   ucs_status_ptr_t req;
   ucp_ep_h ep = x->txep[target];
+  if (put && e->lbase && stp_copy_word(e->lbase + roff, (char *)md->d.start + loff, mlen))
+    return 1; /* a word into shared memory: one store, complete (UCX's memcpy may store it twice: stp_copy.h) */
   p.op_attr_mask = md->reg.memh ? UCP_OP_ATTR_FIELD_MEMH : 0;
   p.memh = md->reg.memh;
   req = put ? ucp_put_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)

@@ -102,7 +102,7 @@ typedef struct ptl_pubent {
   size_t rkey2_len; /* the EQ part's key: the tail of rkey_buf */
   ucp_rkey_h rkey2;
   struct ptl_rkc *rkc1, *rkc2; /* rkey and rkey2 are these of the peer's rkc[] (not destroyed with the entry) */
-  char *lbase;            /* the MD's memory, mapped */
+  char *lbase;            /* the MD's memory, mapped (any entry; NULL: UCX cannot map it from here) */
   ptl_eq_shared_t *lsh;   /* its EQ's shared part, mapped */
   uint64_t lhead;         /* a copy of lsh->head (client thread; ptl_eq_reserve) */
   /* its place in the owner's publication order; the request buffer it

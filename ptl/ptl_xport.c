@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ptl_ucx.h"
+#include "stp_copy.h"
 
 /* ---------------------------------------------------------------- ops */
 ptl_xop_t *ptl_op_get(ptl_ni_t *ni, int side) {
@@ -180,7 +181,7 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
     /* into a published request buffer: its sender writes into ours, so it gets our publications at once */
     if (hit.xmd) atomic_fetch_or_explicit(&ptl_x(ni)->peer[w.src].use, PTL_USE_YES, memory_order_relaxed);
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-      memcpy(dst, data, hit.mlength);
+      stp_copy(dst, data, hit.mlength); /* (a word: one store -- stp_copy.h) */
       put_landed(ni, &r, &hit, &w, PTL_NI_OK);
     } else if ((op = ptl_op_get(ni, PTL_SIDE_RX))) {
       op->kind = OPK_RECV_PUT;

@@ -1269,6 +1269,79 @@ static void t_rma_val(void) {
     }
 }
 
+/* A put of a naturally aligned 1, 2, 4 or 8 bytes is one store into the
+ * destination: a peer may be watching the word (a lock handed over), and a
+ * second store of the same bytes after the peer has acted on the first
+ * would undo what the peer wrote since (GASNet-EX's testacc).  Counted for
+ * loopback puts, the ones this process's own CPU performs: the page is
+ * made read-only, each write fault lets one instruction through (the trap
+ * flag) and protects the page again.  (Puts to other processes are
+ * written by their stage's network path; testacc checks those.) */
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/mman.h>
+#include <ucontext.h>
+static char *ws_page;
+static volatile sig_atomic_t ws_stores;
+static void ws_segv(int sig, siginfo_t *si, void *ucv) {
+  ucontext_t *uc = ucv;
+  (void)sig;
+  if ((char *)si->si_addr < ws_page || (char *)si->si_addr >= ws_page + GASNET_PAGESIZE) abort(); /* not ours */
+  ws_stores++;
+  mprotect(ws_page, GASNET_PAGESIZE, PROT_READ | PROT_WRITE);
+  uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* trap after this one instruction */
+}
+static void ws_trap(int sig, siginfo_t *si, void *ucv) {
+  ucontext_t *uc = ucv;
+  (void)sig;
+  (void)si;
+  uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+  mprotect(ws_page, GASNET_PAGESIZE, PROT_READ);
+}
+static void t_rma_word_store(void) {
+  struct sigaction sa, old_segv, old_trap;
+  static const char *const how[4] = {"gex_RMA_PutBlockingVal", "gex_RMA_PutBlocking", "gex_RMA_PutNBI",
+                                     "gex_RMA_PutNB"};
+  ws_page = (char *)SCRATCH + SCRATCH_SIZE - GASNET_PAGESIZE; /* (page aligned; only this subtest uses it) */
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_sigaction = ws_segv;
+  sigaction(SIGSEGV, &sa, &old_segv);
+  sa.sa_sigaction = ws_trap;
+  sigaction(SIGTRAP, &sa, &old_trap);
+  for (size_t n = 1; n <= 8; n *= 2)
+    for (int k = 0; k < 4; k++) {
+      uint8_t *p = (uint8_t *)ws_page + 64 * n;
+      uint64_t v = ((uint64_t)ex_seed(ex_me, (uint32_t)k, (uint32_t)n, 1) << 32) | ex_seed(ex_me, 0, (uint32_t)n, 2);
+      uint64_t src = v; /* (aligned: an aligned word, as a client's own variable is) */
+      int stores;
+      memset(ws_page, 0x77, GASNET_PAGESIZE);
+      ws_stores = 0;
+      mprotect(ws_page, GASNET_PAGESIZE, PROT_READ);
+      switch (k) {
+        case 0: CHECK_RC(gex_RMA_PutBlockingVal(ex_tm, ex_me, p, v, n, 0), 0); break;
+        case 1: CHECK_RC(gex_RMA_PutBlocking(ex_tm, ex_me, p, &src, n, 0), 0); break;
+        case 2:
+          CHECK_RC(gex_RMA_PutNBI(ex_tm, ex_me, p, &src, n, GEX_EVENT_NOW, 0), 0);
+          gex_NBI_Wait(GEX_EC_PUT, 0);
+          break;
+        default: gex_Event_Wait(gex_RMA_PutNB(ex_tm, ex_me, p, &src, n, GEX_EVENT_NOW, 0)); break;
+      }
+      mprotect(ws_page, GASNET_PAGESIZE, PROT_READ | PROT_WRITE);
+      stores = ws_stores;
+      CHECK(stores == 1, "%s of %zu aligned bytes to this rank wrote the destination page with %d stores "
+            "(one expected: a second store of the same bytes can undo a peer's write)", how[k], n, stores);
+      check_val_at(ex_me, p, v, n, how[k]);
+    }
+  sigaction(SIGSEGV, &old_segv, NULL);
+  sigaction(SIGTRAP, &old_trap, NULL);
+}
+#else
+static void t_rma_word_store(void) {
+  ex_skip_reason = "counting stores needs x86-64 Linux (the trap flag)";
+}
+#endif
+
 /* ------------------------------------------------------------------ */
 /* events                                                              */
 /* ------------------------------------------------------------------ */
@@ -2295,6 +2368,7 @@ static const ex_subtest_t subtests[] = {
     {"rma_nb", t_rma_nb, "PutNB (lc NOW, DEFER, leaf), GetNB, QueryLeaf, Test/Wait"},
     {"rma_nbi", t_rma_nbi, "PutNBI (lc NOW, GROUP, DEFER), GetNBI, gex_NBI_Test/Wait by category"},
     {"rma_val", t_rma_val, "PutBlockingVal/PutNBVal/PutNBIVal/GetBlockingVal, 1..8 bytes"},
+    {"rma_word_store", t_rma_word_store, "a loopback put of an aligned 1/2/4/8-byte word is one store (testacc)"},
     {"events", t_events, "Test/Wait, TestSome/WaitSome/TestAll/WaitAll with INVALID and leaf entries, NBI categories"},
     {"access_region", t_access_region, "gex_NBI_Begin/EndAccessRegion: one event for the NBI operations inside"},
     {"immediate_accept", t_immediate_accept, "every injection call with GEX_FLAG_IMMEDIATE: done, or refused with no effect"},

@@ -67,6 +67,7 @@ typedef struct stp_ucx_remote {
   uint64_t addr;
   uint64_t len;
   ucp_rkey_h rkey;
+  char *map; /* the region mapped here (ucp_rkey_ptr: shared memory), or NULL */
 } stp_ucx_remote_t;
 
 /* Open: context with the given UCP_FEATURE_* bits, one worker (thread_multi:
@@ -120,7 +121,7 @@ void stp_ucx_unmap_events_off(void (*cb)(void *addr, size_t len, void *arg), voi
 /* A peer's packed key, unpacked for an endpoint (of any worker of u). */
 ucs_status_t stp_ucx_rkey_unpack(stp_ucx_t *u, ucp_ep_h ep, const void *packed, ucp_rkey_h *rkey);
 
-/* Collective: every rank's region (addr, len, rkey) into remote[size]. */
+/* Collective: every rank's region (addr, len, rkey, map) into remote[size]. */
 ucs_status_t stp_ucx_exchange(stp_ucx_t *u, const stp_ucx_region_t *mine, stp_ucx_remote_t *remote);
 void stp_ucx_remote_release(stp_ucx_t *u, stp_ucx_remote_t *remote);
 

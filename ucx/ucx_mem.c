@@ -210,6 +210,7 @@ ucs_status_t stp_ucx_exchange(stp_ucx_t *u, const stp_ucx_region_t *mine, stp_uc
   } d = {(uint64_t)(uintptr_t)mine->addr, mine->len, mine->rkey_len}, *all;
   size_t maxlen = 0;
   char *rkeys = NULL, *pad = NULL;
+  void *p;
   ucs_status_t st = UCS_OK;
 
   all = malloc((size_t)u->size * sizeof(*all));
@@ -233,9 +234,11 @@ ucs_status_t stp_ucx_exchange(stp_ucx_t *u, const stp_ucx_region_t *mine, stp_uc
     remote[i].addr = all[i].addr;
     remote[i].len = all[i].len;
     remote[i].rkey = NULL;
+    remote[i].map = NULL;
     if (!all[i].rkey_len) continue;
     st = stp_ucx_rkey_unpack(u, u->ep[i], rkeys + (size_t)i * maxlen, &remote[i].rkey);
     if (st != UCS_OK) goto out;
+    if (ucp_rkey_ptr(remote[i].rkey, remote[i].addr, &p) == UCS_OK) remote[i].map = p;
   }
 out:
   free(all);
