@@ -4,12 +4,13 @@
 set -euo pipefail
 
 # (clang and libclang-rt-14-dev: the fuzz targets; valgrind: memcheck runs;
+# gdb: a hung test job's backtraces, tests/hangwatch.sh;
 # iproute2: the emulated hosts of make check-faults; gnuplot-nox and
 # fonts-dejavu-core: the report's plots)
 pkgs=(build-essential autoconf automake libtool pkg-config
       libopenmpi-dev openmpi-bin libucx-dev ucx-utils libpapi-dev
       python3 bc procps util-linux
-      clang libclang-rt-14-dev valgrind iproute2 gnuplot-nox fonts-dejavu-core git)
+      clang libclang-rt-14-dev valgrind gdb iproute2 gnuplot-nox fonts-dejavu-core git)
 
 missing=()
 for p in "${pkgs[@]}"; do

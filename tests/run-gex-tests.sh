@@ -12,7 +12,7 @@
 # $(GASNET_LIBS); delay.o at -O0 for testlogGP and testbarrierlate; testmpi
 # with the MPI compiler), one program per make, two at a time.  Each job is
 # launched by the installation's own <prefix>/bin/gasnetrun_<stage> -n N
-# under `timeout -k 5`.
+# under `timeout -k 5` (tests/hangwatch.sh: a hung job's stacks first).
 #
 # The installation: GEX_PREFIX if given (stageport's, or a real GASNet-EX
 # one: the same harness runs against both); else stageport's build tree
@@ -164,6 +164,7 @@ GEX_BUILD_TIMEOUT=${GEX_BUILD_TIMEOUT:-120}
 GEX_STAGE_BUDGET=${GEX_STAGE_BUDGET:-300}
 GEX_BUDGET=${GEX_BUDGET:-900}
 GEX_LOG_MAX=${GEX_LOG_MAX:-16777216}
+hangwatch=$here/hangwatch.sh
 GEX_JOBS=${GEX_JOBS:-2}
 GEX_LAUNCH_ARGS=${GEX_LAUNCH_ARGS:-}
 GEX_SPAWNER_ARGS=${GEX_SPAWNER_ARGS--spawner=mpi}
@@ -505,9 +506,13 @@ run_one() {
   t0=$(date +%s.%N)
   # (the output past GEX_LOG_MAX read and dropped: the job never meets a
   # closed pipe)
-  (cd "$dir" && env ${ENVS[@]+"${ENVS[@]}"} timeout -k 5 "$to" "${launch[@]}" -n "$np" "./$p" ${ARGS[@]+"${ARGS[@]}"}) 2>&1 </dev/null |
+  # (timeout -k 5 that first records where a hung job's processes are,
+  # in $log.hang, added to the log below: hangwatch.sh)
+  rm -f "$log.hang" "$log.hang.stacks"
+  (cd "$dir" && env ${ENVS[@]+"${ENVS[@]}"} bash "$hangwatch" "$to" "$log.hang" "${launch[@]}" -n "$np" "./$p" ${ARGS[@]+"${ARGS[@]}"}) 2>&1 </dev/null |
     { head -c "$GEX_LOG_MAX"; cat >/dev/null; } >"$log"
   rc=${PIPESTATUS[0]}
+  if [ -s "$log.hang" ]; then cat "$log.hang" >>"$log"; fi
   ELAPSED=$(fsub "$t0" "$(date +%s.%N)")
   np_time[$np]=$(awk -v a="${np_time[$np]:-0}" -v b="$ELAPSED" 'BEGIN { printf "%.1f", a + b }')
   # GASNet's rule: ERROR or "fatal signal" (not GASNet's own two

@@ -5,7 +5,8 @@
 # portals and firehose in ptl's offload and host modes, its am_long_reuse
 # again with the Long payload events late: STAGEPORT_AM_LATE_SEND_END=1),
 # extras at those up to 3, every badinput mode at 2 processes, every exittest mode at every count in
-# EXIT_NPS.  Each job runs under `timeout -k 5`; a hang is a FAIL naming the
+# EXIT_NPS.  Each job runs under `timeout -k 5` (hangwatch.sh: a hung job's
+# stacks first); a hang is a FAIL naming the
 # test, the stage and the process count.  One line per job:
 #     PASS stage=mpi np=3 conformance [8.2s]
 #     FAIL stage=mpi np=2 badinput:nargs (exit status 0: the job did not fail)
@@ -260,7 +261,8 @@ run_job() {
     return
   fi
   export STAGEPORT_STAGE="$stage"
-  timeout -k 5 "$to" "$MPIRUN" "${launcher_flags[@]}" "${variant_flags[@]}" -np "$np" "$@" >"$log" 2>&1 </dev/null
+  # (timeout -k 5 that first records where a hung job's processes are: hangwatch.sh)
+  bash "$here/hangwatch.sh" "$to" "$log" "$MPIRUN" "${launcher_flags[@]}" "${variant_flags[@]}" -np "$np" "$@" >"$log" 2>&1 </dev/null
   RC=$?
   T_END=$(date +%s.%N)
   ELAPSED=$(fsub "$t0" "$T_END")
