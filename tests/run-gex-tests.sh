@@ -166,6 +166,10 @@ GEX_BUDGET=${GEX_BUDGET:-900}
 GEX_LOG_MAX=${GEX_LOG_MAX:-16777216}
 hangwatch=$here/hangwatch.sh
 GEX_JOBS=${GEX_JOBS:-2}
+# Open MPI's point-to-point layer named for every job's mpirun: ob1 is what
+# it selects here anyway; left to choose, each MPI_Init first probes the
+# PSM/PSM2 MTL libraries, ~0.2 s per job (run-suite.sh does the same)
+export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 GEX_LAUNCH_ARGS=${GEX_LAUNCH_ARGS:-}
 GEX_SPAWNER_ARGS=${GEX_SPAWNER_ARGS--spawner=mpi}
 GEX_REAL_ENV=${GEX_REAL_ENV-GASNET_SUPERNODE_MAXSIZE=1 GASNET_HOST_DETECT=hostname}
