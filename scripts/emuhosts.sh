@@ -48,6 +48,7 @@ MPIRUN=${MPIRUN:-mpirun}
 SUITE_STAGES=${SUITE_STAGES:-mpi ucx hybrid/offload hybrid/host}
 LINKCUT_STAGES=${LINKCUT_STAGES:-$SUITE_STAGES}
 LINKCUT_LOADS=${LINKCUT_LOADS:-am_flood putlat}
+LINKCUT_MATRIX=${LINKCUT_MATRIX:-all}  # all: every stage x workload; rotate: one workload per stage, in turn
 LINKCUT_AFTER=${LINKCUT_AFTER:-5}      # seconds of traffic before the cut
 LINKCUT_BOUND=${LINKCUT_BOUND:-60}     # the job must end this long after the cut
 LINKCUT_HOST=${LINKCUT_HOST:-2}        # whose link is cut
@@ -149,6 +150,10 @@ environment (all optional):
                     RMA in ucx and hybrid)
           the job must end by itself: the script stops it (SIGTERM, then
           SIGKILL) only after LINKCUT_BOUND, and that is a FAIL (HANG)
+  LINKCUT_MATRIX=$LINKCUT_MATRIX  all: every stage with every workload; rotate: the
+          k-th stage of LINKCUT_STAGES with the (k mod n)-th of the n
+          LINKCUT_LOADS only (tests/run-suite.sh's emuhosts: each ~35 s job
+          is one stage's cut, every workload still runs, on half the stages)
   LINKCUT_AFTER=$LINKCUT_AFTER LINKCUT_BOUND=$LINKCUT_BOUND LINKCUT_HOST=$LINKCUT_HOST
   AMLONG_REPS=$AMLONG_REPS AMLONG_MODES="$AMLONG_MODES" AMLONG_ITERS=$AMLONG_ITERS (amlong; logs in LOGDIR/amlong)
   TCP inside every emulated host (mpirun's too: it runs on emu1), set with
@@ -794,8 +799,16 @@ do_linkcut() {
   mkdir -p "$LOGDIR/linkcut"
   TABLE="| stage | workload | result | job ended (after cut) | first error message (s after cut) | verdict | messages |"$'\n'"|---|---|---|---|---|---|---|"$'\n'
   echo "# linkcut: cut $(name_of "$LINKCUT_HOST")'s link ($(port_of "$LINKCUT_HOST") down) after ${LINKCUT_AFTER}s of traffic; the job must end within ${LINKCUT_BOUND}s${EMU_TCP_RETRIES2:+ (tcp_retries2=$EMU_TCP_RETRIES2 in the hosts)}"
+  case $LINKCUT_MATRIX in all | rotate) ;; *) die "LINKCUT_MATRIX=$LINKCUT_MATRIX: all or rotate" ;; esac
+  local loads ti=0
+  read -ra loads <<<"$LINKCUT_LOADS"
   for tag in $LINKCUT_STAGES; do
-    for load in $LINKCUT_LOADS; do linkcut_one "$tag" "$load"; done
+    if [ "$LINKCUT_MATRIX" = rotate ]; then
+      linkcut_one "$tag" "${loads[ti % ${#loads[@]}]}"
+    else
+      for load in "${loads[@]}"; do linkcut_one "$tag" "$load"; done
+    fi
+    ti=$((ti + 1))
   done
   printf '%s' "$TABLE"
   echo "# total $(fsub "$t0" "$(now)")s (logs: $LOGDIR/linkcut)"

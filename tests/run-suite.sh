@@ -4,10 +4,11 @@
 # For each stage in STAGES: conformance at every process count in NPS (on
 # portals and firehose in ptl's offload and host modes, its am_long_reuse
 # again with the Long payload events late: STAGEPORT_AM_LATE_SEND_END=1),
-# extras at those up to 3, every badinput mode at 2 processes, every exittest mode at every count in
-# EXIT_NPS.  Each job runs under `timeout -k 5` (hangwatch.sh: a hung job's
-# stacks first); a hang is a FAIL naming the
-# test, the stage and the process count.  One line per job:
+# extras at those up to 3, every badinput mode at 2 processes, every
+# exittest mode at every count in EXIT_NPS (or, with EXIT_NPS_ROTATE=1, at
+# one of them per stage).  Each job runs under `timeout -k 5` (hangwatch.sh:
+# a hung job's stacks first); a hang is a FAIL naming the test, the stage
+# and the process count.  One line per job:
 #     PASS stage=mpi np=3 conformance [8.2s]
 #     FAIL stage=mpi np=2 badinput:nargs (exit status 0: the job did not fail)
 # followed, for a failure, by the relevant output.  The last line is
@@ -128,7 +129,11 @@
 #   PTL_BUILDDIR  and ptl's build directory
 #   NPS         process counts for conformance (default: 2 3 4)
 #   EXTRAS_NPS  process counts for extras (default: those of NPS up to 3)
-#   EXIT_NPS    process counts for exittest (default: 2; make check-faults: 2 3 4)
+#   EXIT_NPS    process counts for exittest (default: 2; make check-faults: 3 4)
+#   EXIT_NPS_ROTATE  1: each stage runs exittest at one of EXIT_NPS, in turn
+#               (the k-th stage of STAGES at the (k mod n)-th count: make
+#               check-faults, so every count and every stage is covered
+#               without every pair; make check runs every stage at 2)
 #   EXIT_TABLE  1: print the table of every exittest job at the end (fault,
 #               stage, np, exit status, time from the exit call to the end
 #               of the job, the message naming the node)
@@ -143,8 +148,9 @@
 #               outcome depends on the transport or the ptl mode -- exits
 #               racing traffic, in handlers, before attach, crashes; the
 #               others run on every stage's default variant here and at 3
-#               and 4 processes in check-faults); "all" for every mode
-#               (a variant's "conformance:2/4": conformance only at
+#               or 4 processes -- one per stage, in turn -- in
+#               check-faults); "all" for every mode
+#               (a variant's "conformance:2": conformance only at
 #               those of NPS; "badinput:stage": only the stage's own
 #               badinput jobs -- UCX unreachable, settings that disagree --
 #               not the API layer's argument checks, which its stage's
@@ -188,6 +194,7 @@ PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
 EXTRAS_NPS=${EXTRAS_NPS:-$(for n in $NPS; do [ "$n" -le 3 ] && printf '%s ' "$n"; done)}
 EXIT_NPS=${EXIT_NPS:-2}
+EXIT_NPS_ROTATE=${EXIT_NPS_ROTATE:-0}
 EXIT_TABLE=${EXIT_TABLE:-0}
 CONF_ARGS=${CONF_ARGS:-}
 MODES=${MODES:-}
@@ -1455,8 +1462,9 @@ fi
 # network namespaces on a bridge, every byte between hosts over TCP): its
 # suite (placement and transport checks; conformance, stress, exit and crash
 # endings per stage) and its link cut (a host cut off mid-run: the job must
-# end, non-zero and with a message, within LINKCUT_BOUND seconds).  Needs
-# root; its PASS/FAIL lines are counted here.
+# end, non-zero and with a message, within LINKCUT_BOUND seconds; one
+# workload per stage, in turn: LINKCUT_MATRIX=rotate).  Needs root; its
+# PASS/FAIL lines are counted here.
 if [[ " $TESTS " == *" emuhosts "* ]]; then
   emu_stages=""
   for st in $STAGES; do
@@ -1472,7 +1480,7 @@ if [[ " $TESTS " == *" emuhosts "* ]]; then
         *" passed, "*" failed") emu_done=1 ;;
         *) echo "$line" ;;
       esac
-    done < <(SUITE_STAGES="${emu_stages# }" BUILDDIR="${TOP_BUILDDIR:-$BINDIR/..}" BINDIR="$BINDIR" \
+    done < <(SUITE_STAGES="${emu_stages# }" LINKCUT_MATRIX=rotate BUILDDIR="${TOP_BUILDDIR:-$BINDIR/..}" BINDIR="$BINDIR" \
              LOGDIR="$LOGDIR/emuhosts" MPIRUN="$MPIRUN" timeout -k 10 1200 bash "$TOP_SRCDIR/scripts/emuhosts.sh" "$cmd" 2>&1)
     if [ "$emu_lines" = 0 ]; then
       echo "FAIL emuhosts $cmd (no result: the emulated hosts could not be set up; see above)"
@@ -1493,7 +1501,20 @@ variants_of() {
   if [ -z "$lines" ]; then echo "default all"; else echo "$lines"; fi
 }
 
+stage_k=-1 # the stage's index in STAGES (EXIT_NPS_ROTATE)
+# stage_exit_nps: the exittest process counts of the current stage
+stage_exit_nps() {
+  if [ "$EXIT_NPS_ROTATE" = 1 ]; then
+    # shellcheck disable=SC2086
+    set -- $EXIT_NPS
+    shift $((stage_k % $#))
+    echo "$1"
+  else
+    echo "$EXIT_NPS"
+  fi
+}
 for stage in $STAGES; do
+  stage_k=$((stage_k + 1))
  while read -r vlabel vtests venv; do
   if [ -n "$VARIANTS" ] && ! [[ " $VARIANTS " == *" $vlabel "* ]]; then continue; fi
   tag=$stage
@@ -1508,7 +1529,7 @@ for stage in $STAGES; do
     variant_flags+=(-x "${kv%%=*}")
   done
   stage_tests=$TESTS
-  exit_part="" bad_part="" conf_part="" # a variant's "exittest:net" / "badinput:stage" / "conformance:2/4" (variants.txt)
+  exit_part="" bad_part="" conf_part="" # a variant's "exittest:net" / "badinput:stage" / "conformance:2" (variants.txt)
   if [ "$vtests" != all ]; then
     stage_tests=""
     for t in $TESTS; do
@@ -1575,7 +1596,7 @@ for stage in $STAGES; do
         [ -z "$MODES" ] && run_mismatches
         ;;
       exittest)
-        for np in $EXIT_NPS; do
+        for np in $(stage_exit_nps); do
           modes=$(selected_modes exittest)
           [ "$exit_part" = net ] && [ -z "$MODES" ] && [ "$EXIT_TCP_MODES" != all ] && modes=$EXIT_TCP_MODES
           for m in $modes; do run_exittest "$m" "$np"; done
