@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # hangwatch.sh SECONDS LOG CMD [ARG...] -- run CMD as `timeout -k 5 SECONDS
 # CMD` does (its own process group; at the limit SIGTERM to the group, 5 s
-# later SIGKILL, to the processes under CMD too; exit status 124 when the limit was reached, 137 when the
-# SIGKILL was needed, else CMD's), and before stopping a job that reached
-# the limit, record where its processes are: every thread's backtrace of
-# every process under CMD but the launcher (gdb, when installed) in
-# LOG.stacks, and one line per thread at the end of LOG
+# later SIGKILL, to the processes under CMD too; exit status 124 when the
+# limit was reached, 137 when the SIGKILL was needed, else CMD's), and
+# before stopping a job that reached the limit, record where its processes
+# are: every thread's backtrace of every process under CMD but the launcher
+# (gdb, when installed) in LOG.stacks, and one line per thread at the end
+# of LOG
 #     # hang: pid 4242 (stress) thread 1: sched_yield < stp_wait_step < ... < main
-# so that a hang seen once in CI says where it was.  Used by tests/run-suite.sh
-# for every multi-process job.
+# so that a hang seen once in CI says where it was.  Used by
+# tests/run-suite.sh and tests/run-gex-tests.sh for every multi-process job.
 set -u
 if [ $# -lt 3 ]; then
   echo "usage: hangwatch.sh SECONDS LOG CMD [ARG...]" >&2

@@ -1504,14 +1504,9 @@ variants_of() {
 stage_k=-1 # the stage's index in STAGES (EXIT_NPS_ROTATE)
 # stage_exit_nps: the exittest process counts of the current stage
 stage_exit_nps() {
-  if [ "$EXIT_NPS_ROTATE" = 1 ]; then
-    # shellcheck disable=SC2086
-    set -- $EXIT_NPS
-    shift $((stage_k % $#))
-    echo "$1"
-  else
-    echo "$EXIT_NPS"
-  fi
+  local nps
+  read -ra nps <<<"$EXIT_NPS"
+  if [ "$EXIT_NPS_ROTATE" = 1 ]; then echo "${nps[stage_k % ${#nps[@]}]}"; else echo "${nps[*]}"; fi
 }
 for stage in $STAGES; do
   stage_k=$((stage_k + 1))
