@@ -1113,6 +1113,11 @@ int main(int argc, char **argv) {
 #endif
            (unsigned)nodes, GASNET_ALIGNED_SEGMENTS, gasnett_tick_granularityus());
   fflush(stdout);
+  /* gasnet_exit on one node ends the others wherever they are, inside the
+   * verdict barrier too (seen in CI: node 0 adopted node 1's exit before
+   * its barrier returned, so no "ok extras" line): nobody leaves this
+   * barrier before node 0 has printed */
+  gasnet_barrier(0, UNNAMED);
   gasnet_exit(rc == GASNET_OK && !fails ? 0 : 1);
   return 0;
 }
