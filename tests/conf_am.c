@@ -728,7 +728,7 @@ void conf_test_am_flood_big(void) {
  * node 0 soon after and must finish them long before that.  (On a
  * shared-memory path the large transfer needs no help from the sender; the
  * case bites where it does: over TCP, and across hosts.) */
-#define HOL_SLEEP 2.0
+#define HOL_SLEEP 1.0
 #define HOL_PINGS 20
 static void h_hol_big(gasnet_token_t t, void *buf, size_t n) {
   gasnet_node_t src = token_source(t);

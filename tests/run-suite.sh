@@ -107,7 +107,10 @@
 #               2 processes, resident memory sampled: no growth after warm-up;
 #               fuzz (once): the libFuzzer targets (tests/fuzz/, ptl/tests/
 #               fuzz_ptl_wire.c) of every decoder of bytes from the wire,
-#               FUZZ_SECONDS (60) each, built with clang (FUZZ_CC);
+#               built with clang (FUZZ_CC): fuzz_ptl_wire FUZZ_SECONDS (60),
+#               the two small decoders a quarter of that each (their
+#               coverage stops growing within 2 s; ptl_wire's still grows
+#               at 45 s);
 #               emuhosts (once): scripts/emuhosts.sh suite and linkcut, the
 #               stages across emulated hosts (network namespaces, TCP
 #               between them; root only), a host's link cut mid-run;
@@ -130,6 +133,9 @@
 #   NPS         process counts for conformance (default: 2 3 4)
 #   EXTRAS_NPS  process counts for extras (default: those of NPS up to 3)
 #   EXIT_NPS    process counts for exittest (default: 2; make check-faults: 3 4)
+#   EXITTEST_EXIT_TIMEOUT  STAGEPORT_EXIT_TIMEOUT for exittest's jobs (default
+#               2, the library's own; make check: 1 -- the modes whose
+#               peers stay silent wait it out; check-faults keeps 2)
 #   EXIT_NPS_ROTATE  1: each stage runs exittest at one of EXIT_NPS, in turn
 #               (the k-th stage of STAGES at the (k mod n)-th count: make
 #               check-faults, so every count and every stage is covered
@@ -217,6 +223,7 @@ CLIENT_MODES=${CLIENT_MODES:-seq par parsync}
 CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-30}
 VARIANTS=${VARIANTS:-}
 VARIANT_FILE=${VARIANT_FILE:-$here/variants.txt}
+EXITTEST_EXIT_TIMEOUT=${EXITTEST_EXIT_TIMEOUT:-2} # exittest's STAGEPORT_EXIT_TIMEOUT (make check: 1)
 EXIT_BOUND=5    # a job ends within 5 s of gasnet_exit
 CRASH_BOUND=10  # and within 10 s of a crash
 
@@ -238,9 +245,17 @@ export STP_TEST_GETENV="conformance value with spaces=1:2"
 # selects here anyway, but left to choose, every MPI_Init first loads and
 # probes the PSM/PSM2 MTL libraries (cm), which costs each job ~0.2 s --
 # minutes over a suite of 1500 jobs.  (OMPI_MCA_pml=... to choose another.)
+# And no grace between the launcher's SIGTERM and its SIGKILL: once a
+# process ends with a non-zero code, Open MPI terminates the rest of the
+# job and then sleeps odls_base_sigkill_timeout (1 s) before the SIGKILL
+# whether or not anybody is left; stageport does not catch SIGTERM, so the
+# wait only delays the end of every job that exits non-zero (exittest,
+# badinput: ~1 s each, some 300 jobs here).  The codes and messages are the
+# same.
 launcher_flags=()
 if "$MPIRUN" --version 2>&1 | grep -qi 'open mpi\|openrte'; then
   export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
+  export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-0}
   launcher_flags=(--oversubscribe --bind-to none -x STAGEPORT_STAGE)
   for v in STP_TEST_GETENV UCX_WARN_UNUSED_ENV_VARS CONF_WATCHDOG CONF_TIMES CONF_FLOOD CONF_MANY \
            EXCONF_WATCHDOG EXCONF_TIMES EXCONF_FLOOD_ATTEMPTS EXCONF_THREADS EXCONF_ROUNDS \
@@ -930,12 +945,16 @@ run_valgrind() {
 
 # ---------------------------------------------------------------- fuzz
 run_fuzz_all() {
-  local dir="$LOGDIR/fuzz" t name src rc runs
+  local dir="$LOGDIR/fuzz" t name src rc runs secs
   mkdir -p "$dir"
-  for t in "fuzz_mpi_wire:tests/fuzz/fuzz_mpi_wire.c:-I$TOP_SRCDIR/core-mpi" \
-           "fuzz_portals_bits:tests/fuzz/fuzz_portals_bits.c:-I$TOP_SRCDIR/net-portals" \
-           "fuzz_ptl_wire:ptl/tests/fuzz_ptl_wire.c ptl/ptl_obj.c ptl/ptl_eq.c ptl/ptl_match.c ptl/ptl_me.c ptl/ptl_md.c:-D_GNU_SOURCE -I$TOP_SRCDIR/ptl -I$TOP_SRCDIR/boot -lpthread"; do
+  # name:seconds:sources:flags
+  for t in "fuzz_mpi_wire:$((FUZZ_SECONDS / 4)):tests/fuzz/fuzz_mpi_wire.c:-I$TOP_SRCDIR/core-mpi" \
+           "fuzz_portals_bits:$((FUZZ_SECONDS / 4)):tests/fuzz/fuzz_portals_bits.c:-I$TOP_SRCDIR/net-portals" \
+           "fuzz_ptl_wire:$FUZZ_SECONDS:ptl/tests/fuzz_ptl_wire.c ptl/ptl_obj.c ptl/ptl_eq.c ptl/ptl_match.c ptl/ptl_me.c ptl/ptl_md.c:-D_GNU_SOURCE -I$TOP_SRCDIR/ptl -I$TOP_SRCDIR/boot -lpthread"; do
     name=${t%%:*}
+    t=${t#*:}
+    secs=${t%%:*}
+    [ "$secs" -ge 1 ] || secs=1
     src=${t#*:}
     local flags=${src#*:}
     src=${src%%:*}
@@ -950,12 +969,12 @@ run_fuzz_all() {
       continue
     fi
     mkdir -p "$dir/$name.corpus"
-    timeout -k 5 $((FUZZ_SECONDS + 60)) "$dir/$name" -max_total_time="$FUZZ_SECONDS" -seed=20261122 -timeout=10 \
+    timeout -k 5 $((secs + 60)) "$dir/$name" -max_total_time="$secs" -seed=20261122 -timeout=10 \
       -rss_limit_mb=2048 -print_final_stats=1 "$dir/$name.corpus" >"$dir/$name.log" 2>&1
     rc=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/$name.log" | grep -o '[0-9]*$')
     if [ "$rc" = 0 ] && [ -n "$runs" ] && ! grep -q 'ERROR: \|runtime error' "$dir/$name.log"; then
-      echo "PASS fuzz $name ($runs inputs in ${FUZZ_SECONDS}s, no crash, no sanitizer report)"
+      echo "PASS fuzz $name ($runs inputs in ${secs}s, no crash, no sanitizer report)"
       npass=$((npass + 1))
     else
       echo "FAIL fuzz $name (exit status $rc; crash inputs in $dir)"
@@ -1000,7 +1019,10 @@ run_exittest() { # mode np
   esac
   local prog=exittest
   case $mode in par_*) prog=exittest_par ;; esac # (GASNET_PAR)
-  run_job "$EXIT_TIMEOUT" "$log" "$np" "$BINDIR/$prog" "$mode"
+  # (the exit protocol's wait for silent peers: EXITTEST_EXIT_TIMEOUT, unless
+  # the caller set STAGEPORT_EXIT_TIMEOUT for the whole suite)
+  STAGEPORT_EXIT_TIMEOUT=${STAGEPORT_EXIT_TIMEOUT:-$EXITTEST_EXIT_TIMEOUT} \
+    run_job "$EXIT_TIMEOUT" "$log" "$np" "$BINDIR/$prog" "$mode"
   skipped "$np" "$log" "$name" && return
   local at late="" foreign
   # (the launcher may interleave other output into the middle of that line)
