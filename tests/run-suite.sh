@@ -126,7 +126,7 @@
 #               indices, remote ranges outside the segment) must still end
 #               the job with a message, no sanitizer report, no hang
 #   UNIT_TESTS  unit test binaries in BINDIR (default: unit_portals_bits unit_credits unit_credits_dyn
-#               unit_firehose)
+#               unit_firehose unit_vis_stride)
 #   FAULTLIB    the fault injector (inject), a shared object
 #   PTL_RUNNER  ptl's runner script (its PASS/FAIL lines are counted here),
 #   PTL_BUILDDIR  and ptl's build directory
@@ -195,7 +195,7 @@ MT_THREADS=${MT_THREADS:-4}
 MT_ROUNDS=${MT_ROUNDS:-200}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_CC=${FUZZ_CC:-clang}
-UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits unit_credits_dyn unit_firehose}
+UNIT_TESTS=${UNIT_TESTS:-unit_portals_bits unit_credits unit_credits_dyn unit_firehose unit_vis_stride}
 PTL_RUNNER=${PTL_RUNNER:-}
 NPS=${NPS:-2 3 4}
 EXTRAS_NPS=${EXTRAS_NPS:-$(for n in $NPS; do [ "$n" -le 3 ] && printf '%s ' "$n"; done)}

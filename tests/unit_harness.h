@@ -1,8 +1,8 @@
 /*
  * unit_harness.h -- what the credits/ unit tests (unit_credits,
- * unit_credits_dyn) share: the seed and --quick, the random draw, the
- * clock, allocation that fails the run, one verdict per case (EXPECT), and
- * main's loop over the direct cases and the simulations.
+ * unit_credits_dyn) and unit_vis_stride share: the seed and --quick, the
+ * random draw, the clock, allocation that fails the run, one verdict per
+ * case (EXPECT), and main's loop over the direct cases and the simulations.
  *
  * Each test defines UNIT_PROG (its name, for its lines) before including
  * this, and calls unit_main from main.
