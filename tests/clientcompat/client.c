@@ -189,6 +189,10 @@ int main(int argc, char **argv) {
 
   if (errors == 0) printf("node %u ok\n", (unsigned)me);
   fflush(stdout);
+  /* gasnet_exit ends every node wherever it is -- a node still inside the
+   * barrier above too, before it printed: everybody prints first */
+  gasnet_barrier_notify(2, 0);
+  if (gasnet_barrier_wait(2, 0) != GASNET_OK) fail("last barrier", -1, 2);
   gasnet_exit(errors ? 1 : 0);
   return 0;
 }
