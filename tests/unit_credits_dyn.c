@@ -43,15 +43,6 @@
 
 #define UNIT 256 /* bytes of payload per credit (ReqRB space, say) */
 
-static void *xrealloc(void *p, size_t size) {
-  p = realloc(p, size);
-  if (!p) {
-    printf("FAIL " UNIT_PROG ": out of memory (%zu bytes)\n", size);
-    exit(1);
-  }
-  return p;
-}
-
 /* A dynamic configuration: capacity = the floors + the reserve (max_cost -
  * grant) + extra, the least credits_init accepts plus extra. */
 static credits_cfg_t dcfg(uint32_t npeers, uint32_t grant, uint32_t max_cost, uint32_t max_grant, uint32_t extra) {

@@ -38,6 +38,14 @@ static void *xcalloc(size_t n, size_t size) {
   }
   return p;
 }
+static inline void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) {
+    printf("FAIL " UNIT_PROG ": out of memory (%zu bytes)\n", n);
+    exit(1);
+  }
+  return q;
+}
 
 /* A case's verdict: the first failed expectation, or detail for its PASS line. */
 static char why[2048], detail[2048];

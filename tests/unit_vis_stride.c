@@ -136,15 +136,6 @@ typedef struct sink {
   char err[256];
 } sink_t;
 
-static void *xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    printf("FAIL " UNIT_PROG ": out of memory (%zu bytes)\n", n);
-    exit(1);
-  }
-  return q;
-}
-
 static void sink_chunk(void *arg, uint64_t s, uint64_t d, size_t len) {
   sink_t *k = arg;
   if (k->n + len > k->cap) {
