@@ -13,6 +13,7 @@
 #define STP_API_H
 
 #include "stp_internal.h"
+#include "stp_copy.h"
 
 /* ------------------------------------------------------------------ */
 /* stages (stage.c)                                                    */
@@ -134,6 +135,29 @@ static inline stp_ev_t *stp_nbi_ev(void) {
 /* An NB event from its record: GEX_EVENT_INVALID (record freed) when it
  * completed during initiation. */
 gex_Event_t stp_ev_root_handle(stp_ev_t *e);
+
+/* The two RMA paths every put and get takes (ex_rma.c, ex_vis.c):
+ * loopback is a copy (stp_copy.h: one store for a word another process may
+ * be watching), else the stage's RMA backend (rma.h); non-zero: refused
+ * (IMMEDIATE). */
+static inline int stp_put_path(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
+                               gex_Flags_t flags) {
+  if (node == stp.mynode) {
+    stp_copy(dst, src, n);
+    return 0;
+  }
+  return stp.rma->put(rc, lc, node, dst, src, n, flags);
+}
+static inline int stp_get_path(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, gex_Flags_t flags) {
+  if (node == stp.mynode) {
+    stp_copy(dst, src, n);
+    return 0;
+  }
+  return stp.rma->get(rc, dst, node, src, n, flags);
+}
+
+/* ex_vis.c: read STAGEPORT_VIS_OPT, register VIS's handlers (at init) */
+void stp_vis_init(void);
 
 /* ex_ratomic.c: STAGEPORT_AD_IMPL=reference (1) or native (0), read once;
  * a bad value is a fatal error.  Every node must agree (gex_Client_Init

@@ -285,6 +285,7 @@ static int open_stage(void) {
   stp_register_internal(stp.rma->handlers, stp.rma->nhandlers);
   stp_coll_ref_register();
   stp_ad_ref_register(); /* (the reference atomics' handlers: every stage, ratomic.h) */
+  stp_vis_init();
   rc = stp.core->attach();
   if (rc == GASNET_OK && stp.rma->attach) rc = stp.rma->attach();
   rc = stp_agree("gex_Client_Init", rc, "attaching the Core and the RMA backend"); /* (the init barrier) */

@@ -18,7 +18,6 @@
 
 #include <stdlib.h>
 
-#include "stp_copy.h"
 
 int stp_lc_reference;
 
@@ -69,26 +68,6 @@ gex_Event_t stp_ev_root_handle(stp_ev_t *e) {
   return stp_ev_handle(e);
 }
 
-/* ------------------------------------------------------------------ */
-/* the two paths                                                       */
-/* ------------------------------------------------------------------ */
-static inline int put_path(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const void *src, size_t n,
-                           gex_Flags_t flags) {
-  if (node == stp.mynode) {
-    stp_copy(dst, src, n);
-    return 0;
-  }
-  return stp.rma->put(rc, lc, node, dst, src, n, flags);
-}
-
-static inline int get_path(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src, size_t n, gex_Flags_t flags) {
-  if (node == stp.mynode) {
-    stp_copy(dst, src, n);
-    return 0;
-  }
-  return stp.rma->get(rc, dst, node, src, n, flags);
-}
-
 /* Flags an RMA call takes; the segment-disposition ones are not
  * implemented (the defaults are the only behaviour), so they are refused. */
 #define RMA_FLAGS (GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF | GEX_FLAG_PEER_NEVER_NBRHD)
@@ -122,12 +101,12 @@ static int put_lc(const char *fn, stp_ev_t *rc, stp_ev_t *root, gex_Rank_t rank,
   if (STP_UNLIKELY(stp_lc_reference) && lc_opt == GEX_EVENT_NOW) {
     stp_ev_t whole;
     stp_ev_init(&whole, STP_EV_BLOCKING);
-    if (put_path(&whole, NULL, rank, dest, src, n, flags)) return 1;
+    if (stp_put_path(&whole, NULL, rank, dest, src, n, flags)) return 1;
     stp_ev_wait(&whole, STP_EC_ALL_MASK);
     return 0;
   }
   lc = stp_lc_begin(fn, lc_opt, root, &now, allow_defer, allow_group);
-  if (put_path(rc, lc, rank, dest, src, n, flags)) return 1;
+  if (stp_put_path(rc, lc, rank, dest, src, n, flags)) return 1;
   stp_lc_end(lc_opt, root, lc);
   return 0;
 }
@@ -154,7 +133,7 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
   stp_ev_init(&e, STP_EV_BLOCKING);
   if (rank != stp.mynode && stp.rma->put_blocking) {
     if (stp.rma->put_blocking(&e, rank, dest, src, nbytes, flags)) return 1;
-  } else if (put_path(&e, NULL, rank, dest, src, nbytes, flags)) {
+  } else if (stp_put_path(&e, NULL, rank, dest, src, nbytes, flags)) {
     return 1;
   }
   if (!stp_ev_idle(&e)) stp_ev_wait(&e, STP_EC_ALL_MASK);
@@ -199,7 +178,7 @@ int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
   CHECK_GET("gex_RMA_GetBlocking", tm, dest, rank, src, nbytes, flags);
   if (!nbytes) return 0;
   stp_ev_init(&e, STP_EV_BLOCKING);
-  if (get_path(&e, dest, rank, src, nbytes, flags)) return 1;
+  if (stp_get_path(&e, dest, rank, src, nbytes, flags)) return 1;
   if (!stp_ev_idle(&e)) stp_ev_wait(&e, STP_EC_ALL_MASK);
   blocking_progress();
   return 0;
@@ -209,7 +188,7 @@ int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t n
   STP_API_GUARD();
   CHECK_GET("gex_RMA_GetNBI", tm, dest, rank, src, nbytes, flags);
   if (!nbytes) return 0;
-  return get_path(stp_nbi_ev(), dest, rank, src, nbytes, flags);
+  return stp_get_path(stp_nbi_ev(), dest, rank, src, nbytes, flags);
 }
 
 gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes, gex_Flags_t flags) {
@@ -218,7 +197,7 @@ gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, s
   CHECK_GET("gex_RMA_GetNB", tm, dest, rank, src, nbytes, flags);
   if (!nbytes) return GEX_EVENT_INVALID;
   root = stp_ev_alloc(STP_EV_ROOT);
-  if (get_path(root, dest, rank, src, nbytes, flags)) {
+  if (stp_get_path(root, dest, rank, src, nbytes, flags)) {
     stp_ev_free(root);
     return GEX_EVENT_NO_OP;
   }

@@ -82,6 +82,8 @@ enum {
   STP_H_COLL_REDUCE,
   STP_H_AD_REQ = 40, /* ext-ref: remote atomics (40..47) */
   STP_H_AD_REPLY,
+  STP_H_VIS_PC = 48, /* api/ex_vis.c: VIS (48..55) */
+  STP_H_VIS_PC_ACK,
   STP_H_FIRST_CLIENT = GEX_AM_INDEX_BASE
 };
 

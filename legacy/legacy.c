@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "gasnet.h"
+#include "gasnet_vis.h"
 
 /* the objects gasnet_init and gasnet_attach made */
 gex_TM_t _stp_legacy_tm;
@@ -444,4 +445,107 @@ int gasnet_barrier_result(int *id) {
   if (bar.notified) _stp_Fatal("gasnet_barrier_result: called between gasnet_barrier_notify and gasnet_barrier_wait");
   *id = bar.last_id;
   return bar.last_anon;
+}
+
+/* ------------------------------------------------------------------ */
+/* VIS (gasnet_vis.h): the same calls on the legacy team               */
+/* ------------------------------------------------------------------ */
+/* gasnet_memvec_t is laid out as gex_Memvec_t; GASNet-1's strided
+ * metadata is EX's with count[0] as the chunk size and the extents after
+ * it, and unsigned strides (the same words as ptrdiff_t). */
+_Static_assert(sizeof(gasnet_memvec_t) == sizeof(gex_Memvec_t) && offsetof(gasnet_memvec_t, len) ==
+                   offsetof(gex_Memvec_t, gex_len),
+               "gasnet_memvec_t is a gex_Memvec_t");
+_Static_assert(sizeof(size_t) == sizeof(ptrdiff_t), "GASNet-1 strides are EX strides");
+#define MV(l) ((const gex_Memvec_t *)(l))
+#define ST(s) ((const ptrdiff_t *)(s))
+
+void gasnet_putv_bulk(gex_Rank_t dstnode, size_t dstcount, gasnet_memvec_t const dstlist[], size_t srccount,
+                      gasnet_memvec_t const srclist[]) {
+  (void)gex_VIS_VectorPutBlocking(_stp_legacy_tm, dstnode, dstcount, MV(dstlist), srccount, MV(srclist), 0);
+}
+gex_Event_t gasnet_putv_nb_bulk(gex_Rank_t dstnode, size_t dstcount, gasnet_memvec_t const dstlist[], size_t srccount,
+                                gasnet_memvec_t const srclist[]) {
+  return gex_VIS_VectorPutNB(_stp_legacy_tm, dstnode, dstcount, MV(dstlist), srccount, MV(srclist), 0);
+}
+void gasnet_putv_nbi_bulk(gex_Rank_t dstnode, size_t dstcount, gasnet_memvec_t const dstlist[], size_t srccount,
+                          gasnet_memvec_t const srclist[]) {
+  (void)gex_VIS_VectorPutNBI(_stp_legacy_tm, dstnode, dstcount, MV(dstlist), srccount, MV(srclist), 0);
+}
+void gasnet_getv_bulk(size_t dstcount, gasnet_memvec_t const dstlist[], gex_Rank_t srcnode, size_t srccount,
+                      gasnet_memvec_t const srclist[]) {
+  (void)gex_VIS_VectorGetBlocking(_stp_legacy_tm, dstcount, MV(dstlist), srcnode, srccount, MV(srclist), 0);
+}
+gex_Event_t gasnet_getv_nb_bulk(size_t dstcount, gasnet_memvec_t const dstlist[], gex_Rank_t srcnode, size_t srccount,
+                                gasnet_memvec_t const srclist[]) {
+  return gex_VIS_VectorGetNB(_stp_legacy_tm, dstcount, MV(dstlist), srcnode, srccount, MV(srclist), 0);
+}
+void gasnet_getv_nbi_bulk(size_t dstcount, gasnet_memvec_t const dstlist[], gex_Rank_t srcnode, size_t srccount,
+                          gasnet_memvec_t const srclist[]) {
+  (void)gex_VIS_VectorGetNBI(_stp_legacy_tm, dstcount, MV(dstlist), srcnode, srccount, MV(srclist), 0);
+}
+
+void gasnet_puti_bulk(gex_Rank_t dstnode, size_t dstcount, void *const dstlist[], size_t dstlen, size_t srccount,
+                      void *const srclist[], size_t srclen) {
+  (void)gex_VIS_IndexedPutBlocking(_stp_legacy_tm, dstnode, dstcount, dstlist, dstlen, srccount, srclist, srclen, 0);
+}
+gex_Event_t gasnet_puti_nb_bulk(gex_Rank_t dstnode, size_t dstcount, void *const dstlist[], size_t dstlen,
+                                size_t srccount, void *const srclist[], size_t srclen) {
+  return gex_VIS_IndexedPutNB(_stp_legacy_tm, dstnode, dstcount, dstlist, dstlen, srccount, srclist, srclen, 0);
+}
+void gasnet_puti_nbi_bulk(gex_Rank_t dstnode, size_t dstcount, void *const dstlist[], size_t dstlen, size_t srccount,
+                          void *const srclist[], size_t srclen) {
+  (void)gex_VIS_IndexedPutNBI(_stp_legacy_tm, dstnode, dstcount, dstlist, dstlen, srccount, srclist, srclen, 0);
+}
+void gasnet_geti_bulk(size_t dstcount, void *const dstlist[], size_t dstlen, gex_Rank_t srcnode, size_t srccount,
+                      void *const srclist[], size_t srclen) {
+  (void)gex_VIS_IndexedGetBlocking(_stp_legacy_tm, dstcount, dstlist, dstlen, srcnode, srccount, srclist, srclen, 0);
+}
+gex_Event_t gasnet_geti_nb_bulk(size_t dstcount, void *const dstlist[], size_t dstlen, gex_Rank_t srcnode,
+                                size_t srccount, void *const srclist[], size_t srclen) {
+  return gex_VIS_IndexedGetNB(_stp_legacy_tm, dstcount, dstlist, dstlen, srcnode, srccount, srclist, srclen, 0);
+}
+void gasnet_geti_nbi_bulk(size_t dstcount, void *const dstlist[], size_t dstlen, gex_Rank_t srcnode, size_t srccount,
+                          void *const srclist[], size_t srclen) {
+  (void)gex_VIS_IndexedGetNBI(_stp_legacy_tm, dstcount, dstlist, dstlen, srcnode, srccount, srclist, srclen, 0);
+}
+
+/* (count[0]: the chunk; count + 1: the stridelevels extents) */
+#define LEGACY_COUNT(fn, count, stridelevels) \
+  do { (void)(stridelevels); if (!(count)) _stp_Fatal(fn ": the count array is NULL"); } while (0)
+void gasnet_puts_bulk(gex_Rank_t dstnode, void *dstaddr, const size_t dststrides[], void *srcaddr,
+                      const size_t srcstrides[], const size_t count[], size_t stridelevels) {
+  LEGACY_COUNT("gasnet_puts_bulk", count, stridelevels);
+  (void)gex_VIS_StridedPutBlocking(_stp_legacy_tm, dstnode, dstaddr, ST(dststrides), srcaddr, ST(srcstrides), count[0],
+                                   count + 1, stridelevels, 0);
+}
+gex_Event_t gasnet_puts_nb_bulk(gex_Rank_t dstnode, void *dstaddr, const size_t dststrides[], void *srcaddr,
+                                const size_t srcstrides[], const size_t count[], size_t stridelevels) {
+  LEGACY_COUNT("gasnet_puts_nb_bulk", count, stridelevels);
+  return gex_VIS_StridedPutNB(_stp_legacy_tm, dstnode, dstaddr, ST(dststrides), srcaddr, ST(srcstrides), count[0],
+                              count + 1, stridelevels, 0);
+}
+void gasnet_puts_nbi_bulk(gex_Rank_t dstnode, void *dstaddr, const size_t dststrides[], void *srcaddr,
+                          const size_t srcstrides[], const size_t count[], size_t stridelevels) {
+  LEGACY_COUNT("gasnet_puts_nbi_bulk", count, stridelevels);
+  (void)gex_VIS_StridedPutNBI(_stp_legacy_tm, dstnode, dstaddr, ST(dststrides), srcaddr, ST(srcstrides), count[0],
+                              count + 1, stridelevels, 0);
+}
+void gasnet_gets_bulk(void *dstaddr, const size_t dststrides[], gex_Rank_t srcnode, void *srcaddr,
+                      const size_t srcstrides[], const size_t count[], size_t stridelevels) {
+  LEGACY_COUNT("gasnet_gets_bulk", count, stridelevels);
+  (void)gex_VIS_StridedGetBlocking(_stp_legacy_tm, dstaddr, ST(dststrides), srcnode, srcaddr, ST(srcstrides), count[0],
+                                   count + 1, stridelevels, 0);
+}
+gex_Event_t gasnet_gets_nb_bulk(void *dstaddr, const size_t dststrides[], gex_Rank_t srcnode, void *srcaddr,
+                                const size_t srcstrides[], const size_t count[], size_t stridelevels) {
+  LEGACY_COUNT("gasnet_gets_nb_bulk", count, stridelevels);
+  return gex_VIS_StridedGetNB(_stp_legacy_tm, dstaddr, ST(dststrides), srcnode, srcaddr, ST(srcstrides), count[0],
+                              count + 1, stridelevels, 0);
+}
+void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gex_Rank_t srcnode, void *srcaddr,
+                          const size_t srcstrides[], const size_t count[], size_t stridelevels) {
+  LEGACY_COUNT("gasnet_gets_nbi_bulk", count, stridelevels);
+  (void)gex_VIS_StridedGetNBI(_stp_legacy_tm, dstaddr, ST(dststrides), srcnode, srcaddr, ST(srcstrides), count[0],
+                              count + 1, stridelevels, 0);
 }

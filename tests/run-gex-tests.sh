@@ -55,7 +55,10 @@
 #   counter), a variant at 2 processes like testam's.  testam also runs in
 #   its negotiated-payload modes (-np-gb -src-generate -sync-req and -np-cb
 #   -sync-req; not in harness.conf), SEQ at 2 processes, PAR too in the full
-#   matrix.
+#   matrix.  VIS (issue 35): testvis (50) and testvisperf (-maxdata 131072
+#   -maxcontig 512 10), harness.conf's arguments; its GASNET_VIS_AMPIPE /
+#   GASNET_VIS_REMOTECONTIG variants name real GASNet's algorithms and are
+#   not run (stageport's knobs: STAGEPORT_VIS*).
 # One argument scaled down: testimm's passive ranks sleep 500 us between
 # polls, so its time grows with the operation count -- harness.conf's 5000
 # (mpi-conduit; 10000, the program's default, elsewhere) take 19 s (real
@@ -90,8 +93,8 @@
 #         loopback": testhello testam testcore2 testcore3 testcore4
 #         testcore5 testbarrierconf; testmisc, which it runs at 1 only);
 #       PAR, 2 processes: the thread-heavy ones (testthreads testcontend
-#         testlockcontend testmpi testhsl testam testbarrier) on every
-#         stage, the other 21 in rotation: the k-th of them on stage number
+#         testlockcontend testmpi testhsl testam testbarrier) and testvis
+#         testvisperf on every stage, the others in rotation: the k-th of them on stage number
 #         i (in STAGES' order) when (k + i) mod min(3, stages) is 0, so
 #         each runs PAR on a third of the stages (on every stage when
 #         there is one);
@@ -182,7 +185,8 @@ CLIENT_PREFIX=${CLIENT_PREFIX:-}
 PROGRAMS_ALL="testhello testcore1 testcore2 testam testimm testsmall testlarge testqueue testnbr testbarrier
   testcore3 testcore4 testcore5 testval testalign testrand testlogGP testenv testbarrierconf testbarrierlate
   testalltoall testslice testthreads testcontend testlockcontend testhsl testmisc testmpi
-  testteam testteambarrier testteambcast testsplit testreduce testacc testcollperf testratomic testfaddperf"
+  testteam testteambarrier testteambcast testsplit testreduce testacc testcollperf testratomic testfaddperf
+  testvis testvisperf"
 # shellcheck disable=SC2086,SC2116 # (one line, single spaces)
 PROGRAMS_ALL=$(echo $PROGRAMS_ALL)
 PAR_ONLY=" testthreads testcontend testlockcontend "
@@ -193,6 +197,8 @@ NOT_AT_1=" testcore1 testalign testrand testlogGP testcontend testimm "
 # 1,$DEFAULT$) and testmisc (DynamicThreads 1)
 LOOPBACK=" testhello testam testcore2 testcore3 testcore4 testcore5 testbarrierconf testmisc testratomic testfaddperf "
 THREAD_HEAVY=" testthreads testcontend testlockcontend testmpi testhsl testam testbarrier "
+# PAR at 2 processes on every stage too (issue 35: VIS, SEQ and PAR everywhere)
+PAR_EVERY=" $THREAD_HEAVY testvis testvisperf "
 PER_STAGE=" testhello testmpi "
 
 # spec PROGRAM MODE NP [VARIANT]: harness.conf's arguments (ARGS) and
@@ -218,6 +224,8 @@ spec() {
     testhsl) ARGS=(0) ;;
     testacc) ARGS=(50000) ;; # (harness.conf's for network_mpi)
     testcollperf) ARGS=(-szfactor 4 16384 2 5 0) ;; # scaled down: see the header
+    testvis) ARGS=(50) ;;
+    testvisperf) ARGS=(-maxdata 131072 -maxcontig 512 10) ;;
     testfaddperf) [ "${4:-}" = S ] && ARGS=(-S) ;; # (the single-counter variant: harness.conf's testfaddperf_S)
     # (GASNET_MPI_THREAD: mpi-conduit's; the other conduits ignore it)
     testmpi) ENVS=(GASNET_MPI_THREAD=MULTIPLE); [ "$2" = par ] && ARGS=(2) ;;
@@ -380,14 +388,14 @@ matrix_jobs() {
         seq-2 | seq-4) echo "$p $np" ;;
         seq-1) inlist "$p" "$LOOPBACK" && echo "$p $np" ;;
         par-2 | par-4)
-          if inlist "$p" "$THREAD_HEAVY"; then echo "$p $np"
+          if inlist "$p" "$PAR_EVERY"; then echo "$p $np"
           elif [ $(((k + i) % rot)) = 0 ]; then echo "$p $np"; fi ;;
         par-1)
           if [ "$p" = testthreads ]; then echo "$p $np"
           elif inlist "$p" "$LOOPBACK" && [ $(((kl + i) % rotl)) = 0 ]; then echo "$p $np"; fi ;;
       esac
     done
-    inlist "$p" "$THREAD_HEAVY" || k=$((k + 1))
+    inlist "$p" "$PAR_EVERY" || k=$((k + 1))
     inlist "$p" "$LOOPBACK" && kl=$((kl + 1))
   done
 }
