@@ -84,6 +84,8 @@ enum {
   STP_H_AD_REPLY,
   STP_H_VIS_PC = 48, /* api/ex_vis.c: VIS (48..55) */
   STP_H_VIS_PC_ACK,
+  STP_H_VIS_PUT,
+  STP_H_VIS_PUT_ACK,
   STP_H_FIRST_CLIENT = GEX_AM_INDEX_BASE
 };
 
