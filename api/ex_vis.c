@@ -16,10 +16,11 @@
  * Two mechanisms (STAGEPORT_VIS=auto|reference|ampipe; choose() says which
  * auto takes): seed 003's reference -- one RMA per piece, through the
  * stage's RMA backend (stp_put_path / stp_get_path: loopback is a copy) --
- * and, for puts, the AM pipeline: pieces packed into AM Mediums (into the
+ * and the AM pipeline: a put's pieces packed into AM Mediums (into the
  * Core's own send memory where it lends it: negotiated payload, no copy at
- * injection), unpacked by a handler at the peer; a Strided put sends the
- * optimized shape, not a list of pieces.
+ * injection) and unpacked by a handler at the peer, a get's named in a
+ * Medium request and packed by the peer into the Medium reply; a Strided
+ * operation sends the optimized shape, not a list of pieces.
  *
  * GEX_FLAG_IMMEDIATE: only the first piece may be refused (then nothing was
  * started, and the call says so); once one piece is out, the rest wait for
@@ -141,32 +142,33 @@ typedef struct vis_desc {
 } vis_desc_t;
 
 /* ------------------------------------------------------------------ */
-/* the AM pipeline (puts): pack into a Medium, unpack at the peer      */
+/* the AM pipeline: pieces packed into AM Mediums                      */
 /* ------------------------------------------------------------------ */
-/* A fragment is one AM Medium request (STP_H_VIS_PUT; arguments: the
- * operation's record, acknowledged by a Short reply that finishes its
- * STP_EC_PUT count).  Its payload, 8-byte aligned words first:
- *   Strided: the optimized shape's destination side -- PIPE_SHAPE, ndims,
- *     elemsz, first, n, the address of chunk (0,...,0), then ndims pairs
- *     (extent, destination stride) -- and the bytes [first, first + n) of
- *     the walk, which the handler walks over the same shape;
- *   Vector, Indexed: PIPE_LIST, then per piece its destination address and
- *     length, its bytes, padding to 8.
- * The payload is packed straight into the Core's send memory where the
- * Core lends it (native negotiated payload: no copy at injection), else
- * into a buffer of the thread's that the Core copies from (the fixed-
- * payload path; STAGEPORT_NP=reference forces it). */
+/* A put fragment is one AM Medium request (STP_H_VIS_PUT) whose handler
+ * unpacks it and acknowledges with a Short (STP_H_VIS_PUT_ACK), finishing
+ * the fragment's STP_EC_PUT count.  A get fragment is a Medium request
+ * (STP_H_VIS_GET) naming remote bytes, answered by a Medium reply
+ * (STP_H_VIS_GET_REPLY) that carries them and says where they go, so no
+ * state outlives the call at the initiator but the record's STP_EC_GET
+ * count.  Both carry the operation's record in two arguments.  Payloads,
+ * in 8-byte words at any alignment:
+ *   shape: PIPE_SHAPE, ndims, elemsz, first, n, the source and destination
+ *     addresses of chunk (0, ..., 0), then per dimension (extent, source
+ *     stride, destination stride) -- the optimized Strided description,
+ *     not its pieces -- and (put request, get reply) the bytes
+ *     [first, first + n) of its walk;
+ *   list: PIPE_LIST, then per piece (destination address, length, its
+ *     bytes, padding to 8) -- a put request, a get reply -- or (source
+ *     address, length, destination address) -- a get request.
+ * A request is packed straight into the Core's send memory where the Core
+ * lends it (its np_prepare: negotiated payload, no copy at injection), else
+ * into a buffer of the thread's that the Core copies (STAGEPORT_NP=
+ * reference forces that); so is a get's reply, into a second buffer (a
+ * request's send may poll, and run a handler that replies, before the
+ * Core has copied the request). */
 enum { PIPE_SHAPE = 1, PIPE_LIST = 2 };
-#define PIPE_SHAPE_HDR(ndims) ((6 + 2 * (size_t)(ndims)) * sizeof(uint64_t))
+#define PIPE_SHAPE_HDR(ndims) ((7 + 3 * (size_t)(ndims)) * sizeof(uint64_t))
 #define PIPE_ALIGN8(x) (((x) + 7) & ~(size_t)7)
-
-typedef struct pipe_frag {
-  stp_np_t np;  /* the Core's memory (np.hold != 0), else the thread's buffer */
-  char *buf;
-  size_t size, used;
-} pipe_frag_t;
-
-static __thread char *pipe_tbuf;
 
 /* (words at any alignment: a Core's memory and a delivered payload need
  * not be 8-byte aligned) */
@@ -177,13 +179,71 @@ static inline uint64_t rd64(const char *p, size_t i) {
   return v;
 }
 
-/* A fragment's buffer, least bytes at least: 0, or 1 refused (IMMEDIATE,
- * nothing taken). */
-static int pipe_open(vis_op_t *op, pipe_frag_t *f, size_t least) {
+static size_t wr_shape(char *p, const stp_vis_shape_t *sh, size_t first, size_t n, char *srcaddr, char *dstaddr) {
+  wr64(p, 0, PIPE_SHAPE);
+  wr64(p, 1, sh->ndims);
+  wr64(p, 2, sh->elemsz);
+  wr64(p, 3, first);
+  wr64(p, 4, n);
+  wr64(p, 5, (uint64_t)(uintptr_t)(srcaddr + sh->srcoff));
+  wr64(p, 6, (uint64_t)(uintptr_t)(dstaddr + sh->dstoff));
+  for (size_t k = 0; k < sh->ndims; k++) {
+    wr64(p, 7 + 3 * k, sh->dim[k].count);
+    wr64(p, 8 + 3 * k, (uint64_t)sh->dim[k].src);
+    wr64(p, 9 + 3 * k, (uint64_t)sh->dim[k].dst);
+  }
+  return PIPE_SHAPE_HDR(sh->ndims);
+}
+
+/* A shape header back (its size), or 0: malformed (too short, too deep,
+ * a range past the shape).  *it walks [first, first + n); the addresses
+ * in it are relative to *src and *dst. */
+static size_t rd_shape(const char *p, size_t nbytes, stp_vis_shape_t *sh, stp_vis_iter_t *it, char **src, char **dst,
+                       size_t *n) {
+  size_t ndims, first, hdr;
+  if (nbytes < PIPE_SHAPE_HDR(0) || rd64(p, 0) != PIPE_SHAPE || (ndims = rd64(p, 1)) > STP_VIS_INLINE_DIMS ||
+      nbytes < (hdr = PIPE_SHAPE_HDR(ndims)))
+    return 0;
+  memset(sh, 0, sizeof(*sh));
+  sh->elemsz = rd64(p, 2);
+  sh->ndims = ndims;
+  sh->dim = sh->inl;
+  sh->nchunks = 1;
+  for (size_t k = 0; k < ndims; k++) {
+    sh->dim[k].count = rd64(p, 7 + 3 * k);
+    sh->dim[k].src = (ptrdiff_t)rd64(p, 8 + 3 * k);
+    sh->dim[k].dst = (ptrdiff_t)rd64(p, 9 + 3 * k);
+    if (sh->dim[k].count && sh->nchunks > SIZE_MAX / sh->dim[k].count) return 0;
+    sh->nchunks *= sh->dim[k].count;
+  }
+  if (sh->elemsz && sh->nchunks > SIZE_MAX / sh->elemsz) return 0;
+  sh->nbytes = sh->nchunks * sh->elemsz;
+  first = rd64(p, 3);
+  *n = rd64(p, 4);
+  if (first > sh->nbytes || *n > sh->nbytes - first) return 0;
+  *src = (char *)(uintptr_t)rd64(p, 5);
+  *dst = (char *)(uintptr_t)rd64(p, 6);
+  if (stp_vis_iter_init(it, sh, first, *n) != STP_VIS_OK) return 0;
+  return hdr;
+}
+
+typedef struct pipe_frag {
+  stp_np_t np; /* the Core's memory (np.hold != 0), else the thread's buffer */
+  char *buf;
+  size_t size, used;
+} pipe_frag_t;
+
+static __thread char *pipe_tbuf[2]; /* [0] requests, [1] get replies */
+
+/* A fragment's buffer of least bytes at least -- a request to op's peer
+ * (token NULL) or the reply to token: 0, or 1 refused (IMMEDIATE, nothing
+ * taken; never a reply). */
+static int pipe_open(const vis_op_t *op, stp_token_t *token, pipe_frag_t *f, size_t least) {
   size_t max = stp.core->max_medium;
   memset(f, 0, sizeof(*f));
   if (stp.core->np_prepare && !stp_np_reference) {
-    stp_np_t np = {1, STP_AM_MEDIUM, 2, op->rank, NULL, least, max, op->flags & GEX_FLAG_IMMEDIATE, NULL, 0, 0};
+    stp_np_t np = {token == NULL, STP_AM_MEDIUM, 2, token ? 0 : op->rank, token, least, max,
+                   token ? 0 : op->flags & GEX_FLAG_IMMEDIATE, NULL, 0, 0};
     if (stp.core->np_prepare(&np)) return 1;
     if (np.addr) {
       f->np = np;
@@ -192,21 +252,22 @@ static int pipe_open(vis_op_t *op, pipe_frag_t *f, size_t least) {
       return 0;
     }
   }
-  if (!pipe_tbuf && posix_memalign((void **)&pipe_tbuf, 64, max)) stp_fatal("%s: out of memory", op->fn);
-  f->buf = pipe_tbuf;
+  if (!pipe_tbuf[token != NULL] && posix_memalign((void **)&pipe_tbuf[token != NULL], 64, max))
+    stp_fatal("VIS: out of memory for a %zu-byte buffer", max);
+  f->buf = pipe_tbuf[token != NULL];
   f->size = max;
   return 0;
 }
 
-/* Send it, counted in op->rc until the peer acknowledges: 0, or 1 refused
- * (IMMEDIATE: the Core's memory handed back). */
-static int pipe_send(vis_op_t *op, pipe_frag_t *f) {
+/* Send a request fragment, counted in op->rc's cat until answered: 0, or
+ * 1 refused (IMMEDIATE: the Core's memory handed back). */
+static int pipe_send(vis_op_t *op, pipe_frag_t *f, gex_AM_Index_t handler, int cat) {
   gex_AM_Arg_t args[2] = {STP_ARG_LO(op->rc), STP_ARG_HI(op->rc)};
-  stp_am_t am = {STP_AM_MEDIUM, 0, STP_H_VIS_PUT, 2, args, f->buf, f->used, NULL, op->flags & GEX_FLAG_IMMEDIATE,
-                 NULL, f->np.hold};
-  stp_ev_start(op->rc, STP_EC_PUT);
+  stp_am_t am = {STP_AM_MEDIUM, 0, handler, 2, args, f->buf, f->used, NULL, op->flags & GEX_FLAG_IMMEDIATE, NULL,
+                 f->np.hold};
+  stp_ev_start(op->rc, cat);
   if (STP_UNLIKELY(stp_am_request(op->rank, &am))) {
-    stp_ev_finish(op->rc, STP_EC_PUT);
+    stp_ev_finish(op->rc, cat);
     if (f->np.hold) stp.core->np_cancel(&f->np);
     return 1;
   }
@@ -214,124 +275,200 @@ static int pipe_send(vis_op_t *op, pipe_frag_t *f) {
   return 0;
 }
 
+/* Copy a walk between the payload and memory: into memory at base (to_mem),
+ * or out of memory at base into the payload; bounds: the node's own segment
+ * for memory a peer named (check), none for the caller's own. */
+static void walk_copy(stp_vis_iter_t *it, char *payload, char *base, int dst_side, int to_mem, gex_Rank_t from,
+                      int check) {
+  stp_vis_chunk_t c;
+  while (stp_vis_iter_next(it, &c)) {
+    char *m = base + (dst_side ? c.dst : c.src);
+    if (check && STP_UNLIKELY(!stp_in_my_segment(m, c.len))) stp_bad_address("VIS", from, m, c.len);
+    if (to_mem) memcpy(m, payload, c.len);
+    else memcpy(payload, m, c.len);
+    payload += c.len;
+  }
+  stp_vis_iter_fini(it);
+}
+
+/* Shape fragments: puts carry bytes, gets name them (the reply carries
+ * them back under the same header). */
 static int pipe_shape(vis_op_t *op, const stp_vis_shape_t *sh, char *srcaddr, char *dstaddr) {
   size_t first = 0, hdr = PIPE_SHAPE_HDR(sh->ndims);
   while (first < sh->nbytes) {
     pipe_frag_t f;
     size_t n;
-    stp_vis_iter_t it;
-    stp_vis_chunk_t c;
-    if (pipe_open(op, &f, hdr + 8)) return 1;
+    if (pipe_open(op, NULL, &f, hdr + 8)) return 1;
     n = STP_MIN(sh->nbytes - first, f.size - hdr);
-    wr64(f.buf, 0, PIPE_SHAPE);
-    wr64(f.buf, 1, sh->ndims);
-    wr64(f.buf, 2, sh->elemsz);
-    wr64(f.buf, 3, first);
-    wr64(f.buf, 4, n);
-    wr64(f.buf, 5, (uint64_t)(uintptr_t)(dstaddr + sh->dstoff));
-    for (size_t k = 0; k < sh->ndims; k++) {
-      wr64(f.buf, 6 + 2 * k, sh->dim[k].count);
-      wr64(f.buf, 7 + 2 * k, (uint64_t)sh->dim[k].dst);
+    f.used = wr_shape(f.buf, sh, first, n, srcaddr, dstaddr);
+    if (op->is_put) {
+      stp_vis_iter_t it;
+      stp_vis_chunk_t c;
+      if (stp_vis_iter_init(&it, sh, first, n) != STP_VIS_OK) stp_fatal("%s: out of memory", op->fn);
+      while (stp_vis_iter_next(&it, &c)) {
+        STP_CHECK_REMOTE(op->fn, op->rank, dstaddr + c.dst, c.len);
+        memcpy(f.buf + f.used, srcaddr + c.src, c.len);
+        f.used += c.len;
+      }
+      stp_vis_iter_fini(&it);
     }
-    f.used = hdr;
-    if (stp_vis_iter_init(&it, sh, first, n) != STP_VIS_OK) stp_fatal("%s: out of memory", op->fn);
-    while (stp_vis_iter_next(&it, &c)) {
-      STP_CHECK_REMOTE(op->fn, op->rank, dstaddr + c.dst, c.len);
-      memcpy(f.buf + f.used, srcaddr + c.src, c.len);
-      f.used += c.len;
-    }
-    stp_vis_iter_fini(&it);
-    if (pipe_send(op, &f)) return 1;
+    if (pipe_send(op, &f, op->is_put ? STP_H_VIS_PUT : STP_H_VIS_GET, op->is_put ? STP_EC_PUT : STP_EC_GET)) return 1;
     first += n;
   }
   return 0;
 }
 
+/* List fragments.  A put piece costs 16 bytes and its data (padded) in
+ * the request; a get piece 24 in the request and 16 and its data in the
+ * reply -- a get fragment stops where either would overflow a Medium. */
 static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
+  size_t max = stp.core->max_medium;
   char *lp, *rp;
   size_t ln, rn;
   int more = side_cur(loc, &lp, &ln) && side_cur(rem, &rp, &rn);
   while (more) {
     pipe_frag_t f;
-    if (pipe_open(op, &f, 4 * sizeof(uint64_t))) return 1;
+    size_t reply = 8; /* a get's reply so far */
+    if (pipe_open(op, NULL, &f, op->is_put ? 32 : 32)) return 1;
     wr64(f.buf, 0, PIPE_LIST);
-    f.used = sizeof(uint64_t);
-    while (more && f.used + 3 * sizeof(uint64_t) <= f.size) { /* (room for a piece of 8 bytes at least) */
-      size_t n = STP_MIN(STP_MIN(ln, rn), f.size - f.used - 2 * sizeof(uint64_t));
+    f.used = 8;
+    while (more) {
+      size_t n = STP_MIN(ln, rn);
       char *w = f.buf + f.used;
+      if (op->is_put) {
+        if (f.used + 24 > f.size) break; /* (room for 8 bytes of a piece at least) */
+        n = STP_MIN(n, f.size - f.used - 16);
+      } else {
+        if (f.used + 24 > f.size || reply + 24 > max) break;
+        n = STP_MIN(n, max - reply - 16);
+      }
       STP_CHECK_REMOTE(op->fn, op->rank, rp, n);
-      STP_CHECK_LOCAL(op->fn, "source", lp, n);
-      wr64(w, 0, (uint64_t)(uintptr_t)rp);
-      wr64(w, 1, n);
-      memcpy(w + 16, lp, n);
-      f.used = PIPE_ALIGN8(f.used + 2 * sizeof(uint64_t) + n);
+      STP_CHECK_LOCAL(op->fn, op->is_put ? "source" : "destination", lp, n);
+      if (op->is_put) {
+        wr64(w, 0, (uint64_t)(uintptr_t)rp);
+        wr64(w, 1, n);
+        memcpy(w + 16, lp, n);
+        f.used = STP_MIN(PIPE_ALIGN8(f.used + 16 + n), f.size);
+      } else {
+        wr64(w, 0, (uint64_t)(uintptr_t)rp);
+        wr64(w, 1, n);
+        wr64(w, 2, (uint64_t)(uintptr_t)lp);
+        f.used += 24;
+        reply = STP_MIN(PIPE_ALIGN8(reply + 16 + n), max);
+      }
       loc->off += n;
       rem->off += n;
       more = side_cur(loc, &lp, &ln) && side_cur(rem, &rp, &rn);
     }
-    if (f.used > f.size) f.used = f.size; /* (the last piece's padding) */
-    if (pipe_send(op, &f)) return 1;
+    if (pipe_send(op, &f, op->is_put ? STP_H_VIS_PUT : STP_H_VIS_GET, op->is_put ? STP_EC_PUT : STP_EC_GET)) return 1;
   }
   return 0;
 }
 
-/* At the peer: unpack, every destination checked against the segment
- * (a library message, but memory is written where it says), acknowledge. */
+/* Unpack a list payload (destination, length, bytes): into the node's
+ * segment, checked (a put), or into the initiator's own memory (a get's
+ * reply: addresses it sent itself). */
+static void unpack_list(const char *p, const char *end, gex_Rank_t from, int check) {
+  for (p += 8; p < end;) {
+    char *dst;
+    size_t n;
+    if (STP_UNLIKELY((size_t)(end - p) < 16 || rd64(p, 1) > (size_t)(end - p) - 16))
+      stp_fatal("VIS from node %u: a malformed list fragment", (unsigned)from);
+    dst = (char *)(uintptr_t)rd64(p, 0);
+    n = rd64(p, 1);
+    if (check && STP_UNLIKELY(!stp_in_my_segment(dst, n))) stp_bad_address("VIS put", from, dst, n);
+    memcpy(dst, p + 16, n);
+    p += STP_MIN(PIPE_ALIGN8(16 + n), (size_t)(end - p));
+  }
+}
+
 static void pipe_put_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t ev_lo, gex_AM_Arg_t ev_hi) {
   gex_AM_Arg_t args[2] = {ev_lo, ev_hi};
   stp_am_t am = {STP_AM_SHORT, 0, STP_H_VIS_PUT_ACK, 2, args, NULL, 0, NULL, 0, NULL, 0};
   gex_Rank_t from = ((stp_token_t *)token)->src;
-  char *p = buf, *end = p + nbytes;
-  uint64_t kind = nbytes >= 8 ? rd64(p, 0) : 0;
-  if (kind == PIPE_SHAPE && nbytes >= PIPE_SHAPE_HDR(0) && rd64(p, 1) <= STP_VIS_INLINE_DIMS &&
-      nbytes >= PIPE_SHAPE_HDR(rd64(p, 1))) {
+  char *p = buf;
+  if (nbytes >= 8 && rd64(p, 0) == PIPE_LIST) {
+    unpack_list(p, p + nbytes, from, 1);
+  } else {
     stp_vis_shape_t sh;
     stp_vis_iter_t it;
-    stp_vis_chunk_t c;
-    char *base = (char *)(uintptr_t)rd64(p, 5);
-    uint64_t first = rd64(p, 3), n = rd64(p, 4);
-    memset(&sh, 0, sizeof(sh));
-    sh.elemsz = rd64(p, 2);
-    sh.ndims = rd64(p, 1);
-    sh.dim = sh.inl;
-    sh.nchunks = 1;
-    for (size_t k = 0; k < sh.ndims; k++) {
-      sh.dim[k].count = rd64(p, 6 + 2 * k);
-      sh.dim[k].dst = (ptrdiff_t)rd64(p, 7 + 2 * k);
-      sh.nchunks *= sh.dim[k].count;
-    }
-    sh.nbytes = sh.nchunks * sh.elemsz;
-    p += PIPE_SHAPE_HDR(sh.ndims);
-    if ((size_t)(end - p) != n || stp_vis_iter_init(&it, &sh, first, n) != STP_VIS_OK)
-      stp_fatal("VIS put from node %u: a malformed strided fragment", (unsigned)from);
-    while (stp_vis_iter_next(&it, &c)) {
-      if (STP_UNLIKELY(!stp_in_my_segment(base + c.dst, c.len))) stp_bad_address("VIS put", from, base + c.dst, c.len);
-      memcpy(base + c.dst, p, c.len);
-      p += c.len;
-    }
-    stp_vis_iter_fini(&it);
-  } else if (kind == PIPE_LIST) {
-    p += sizeof(uint64_t);
-    while (p < end) {
-      char *dst;
-      size_t n;
-      if (STP_UNLIKELY((size_t)(end - p) < 2 * sizeof(uint64_t) || rd64(p, 1) > (size_t)(end - p) - 2 * sizeof(uint64_t)))
-        stp_fatal("VIS put from node %u: a malformed list fragment", (unsigned)from);
-      dst = (char *)(uintptr_t)rd64(p, 0);
-      n = rd64(p, 1);
-      if (STP_UNLIKELY(!stp_in_my_segment(dst, n))) stp_bad_address("VIS put", from, dst, n);
-      memcpy(dst, p + 16, n);
-      p += STP_MIN(PIPE_ALIGN8(2 * sizeof(uint64_t) + n), (size_t)(end - p));
-    }
-  } else {
-    stp_fatal("VIS put from node %u: a malformed fragment (%zu bytes)", (unsigned)from, nbytes);
+    char *src, *dst;
+    size_t n, hdr = rd_shape(p, nbytes, &sh, &it, &src, &dst, &n);
+    if (STP_UNLIKELY(!hdr || nbytes - hdr != n))
+      stp_fatal("VIS put from node %u: a malformed fragment (%zu bytes)", (unsigned)from, nbytes);
+    walk_copy(&it, p + hdr, dst, 1, 1, from, 1);
   }
   stp_am_reply(token, &am);
 }
 
-static void pipe_ack_handler(gex_Token_t token, gex_AM_Arg_t ev_lo, gex_AM_Arg_t ev_hi) {
+static void pipe_put_ack_handler(gex_Token_t token, gex_AM_Arg_t ev_lo, gex_AM_Arg_t ev_hi) {
   (void)token;
   stp_ev_finish(STP_ARG_PTR(ev_lo, ev_hi), STP_EC_PUT);
+}
+
+/* At the get's peer: gather into the reply (a list: (local address,
+ * length, bytes) per piece; a shape: the request's header and the bytes). */
+static void pipe_get_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t ev_lo, gex_AM_Arg_t ev_hi) {
+  gex_AM_Arg_t args[2] = {ev_lo, ev_hi};
+  stp_token_t *t = token;
+  gex_Rank_t from = t->src;
+  size_t max = stp.core->max_medium;
+  char *p = buf, *end = p + nbytes;
+  pipe_frag_t f;
+  if (nbytes >= 8 && rd64(p, 0) == PIPE_LIST) {
+    size_t need = 8;
+    for (const char *q = p + 8; q + 24 <= end; q += 24) need = STP_MIN(PIPE_ALIGN8(need + 16 + rd64(q, 1)), max);
+    (void)pipe_open(NULL, t, &f, need);
+    wr64(f.buf, 0, PIPE_LIST);
+    f.used = 8;
+    for (p += 8; p < end; p += 24) {
+      char *src;
+      size_t n;
+      if (STP_UNLIKELY((size_t)(end - p) < 24)) stp_fatal("VIS get from node %u: a malformed list fragment", (unsigned)from);
+      src = (char *)(uintptr_t)rd64(p, 0);
+      n = rd64(p, 1);
+      if (STP_UNLIKELY(n > f.size - f.used - 16 || f.used + 16 > f.size))
+        stp_fatal("VIS get from node %u: a list fragment whose reply overflows a Medium", (unsigned)from);
+      if (STP_UNLIKELY(!stp_in_my_segment(src, n))) stp_bad_address("VIS get", from, src, n);
+      wr64(f.buf + f.used, 0, rd64(p, 2));
+      wr64(f.buf + f.used, 1, n);
+      memcpy(f.buf + f.used + 16, src, n);
+      f.used = STP_MIN(PIPE_ALIGN8(f.used + 16 + n), f.size);
+    }
+  } else {
+    stp_vis_shape_t sh;
+    stp_vis_iter_t it;
+    char *src, *dst;
+    size_t n, hdr = rd_shape(p, nbytes, &sh, &it, &src, &dst, &n);
+    if (STP_UNLIKELY(!hdr || nbytes != hdr || n > max - hdr))
+      stp_fatal("VIS get from node %u: a malformed fragment (%zu bytes)", (unsigned)from, nbytes);
+    (void)pipe_open(NULL, t, &f, hdr + n);
+    memcpy(f.buf, p, hdr);
+    walk_copy(&it, f.buf + hdr, src, 0, 0, from, 1);
+    f.used = hdr + n;
+  }
+  {
+    stp_am_t am = {STP_AM_MEDIUM, 0, STP_H_VIS_GET_REPLY, 2, args, f.buf, f.used, NULL, 0, NULL, f.np.hold};
+    stp_am_reply(token, &am);
+  }
+}
+
+static void pipe_get_reply_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t ev_lo,
+                                   gex_AM_Arg_t ev_hi) {
+  gex_Rank_t from = ((stp_token_t *)token)->src;
+  char *p = buf;
+  if (nbytes >= 8 && rd64(p, 0) == PIPE_LIST) {
+    unpack_list(p, p + nbytes, from, 0);
+  } else {
+    stp_vis_shape_t sh;
+    stp_vis_iter_t it;
+    char *src, *dst;
+    size_t n, hdr = rd_shape(p, nbytes, &sh, &it, &src, &dst, &n);
+    if (STP_UNLIKELY(!hdr || nbytes - hdr != n))
+      stp_fatal("VIS get reply from node %u: a malformed fragment (%zu bytes)", (unsigned)from, nbytes);
+    walk_copy(&it, p + hdr, dst, 1, 1, from, 0);
+  }
+  stp_ev_finish(STP_ARG_PTR(ev_lo, ev_hi), STP_EC_GET);
 }
 
 static int move(vis_op_t *op, vis_desc_t *d) {
@@ -341,16 +478,16 @@ static int move(vis_op_t *op, vis_desc_t *d) {
 }
 
 /* The mechanism for an operation of nbytes in about npieces pieces.  auto:
- * the AM pipeline for puts of small pieces (at most vis_ampipe_max bytes
- * on average) where the stage's RMA is itself the reference over AMs
- * (ext-ref: one AM round trip per piece, against one per fragment of up to
- * a Medium's worth of pieces -- 8x to 40x the bandwidth for 8-byte pieces on
- * the mpi stage); the stage's RMA elsewhere (on ucx one RMA per piece
- * measured faster than packing, 2-4x at 8 and 64 bytes).  Gets, loopback and
- * shapes of more than STP_VIS_INLINE_DIMS dimensions: always the
+ * the AM pipeline for small pieces (at most vis_ampipe_max bytes on
+ * average) where the stage's RMA is itself the reference over AMs (ext-ref:
+ * an AM round trip per piece, against one per fragment of up to a Medium's
+ * worth of pieces -- 8x to 40x the bandwidth for 8-byte pieces on the mpi
+ * stage, puts and gets); the stage's RMA elsewhere (on ucx one RMA per
+ * piece measured faster than packing, 2-4x at 8 and 64 bytes).  Loopback
+ * and shapes of more than STP_VIS_INLINE_DIMS dimensions: always the
  * reference. */
 static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t ndims) {
-  if (!op->is_put || op->rank == stp.mynode || ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
+  if (op->rank == stp.mynode || ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
   if (vis_mech != VIS_AUTO) return vis_mech;
   return stp.rma == &stp_rma_ref_ops && npieces && nbytes / npieces <= vis_ampipe_max ? VIS_AMPIPE : VIS_REF;
 }
@@ -626,7 +763,9 @@ void stp_vis_init(void) {
   static const stp_handler_reg_t regs[] = {{STP_H_VIS_PC, (gex_AM_Fn_t)pc_handler},
                                            {STP_H_VIS_PC_ACK, (gex_AM_Fn_t)pc_ack_handler},
                                            {STP_H_VIS_PUT, (gex_AM_Fn_t)pipe_put_handler},
-                                           {STP_H_VIS_PUT_ACK, (gex_AM_Fn_t)pipe_ack_handler}};
+                                           {STP_H_VIS_PUT_ACK, (gex_AM_Fn_t)pipe_put_ack_handler},
+                                           {STP_H_VIS_GET, (gex_AM_Fn_t)pipe_get_handler},
+                                           {STP_H_VIS_GET_REPLY, (gex_AM_Fn_t)pipe_get_reply_handler}};
   const char *v = getenv("STAGEPORT_VIS_OPT");
   if (!v || !*v || !strcmp(v, "on") || !strcmp(v, "1")) vis_opts = STP_VIS_OPT_ALL;
   else if (!strcmp(v, "off") || !strcmp(v, "0")) vis_opts = STP_VIS_OPT_NONE;

@@ -29,12 +29,12 @@
  *  - The remote side must lie in the peer's bound segment, every piece of
  *    it (checked with argument checks on); the local side may be anywhere.
  *  - How the bytes move, chosen per operation (STAGEPORT_VIS=auto, the
- *    default): one RMA per contiguous piece (reference; every get, every
- *    loopback operation, and puts on stages with a network RMA), or, for
- *    puts of small pieces (STAGEPORT_VIS_AMPIPE_MAX bytes on average,
- *    default 4096) on stages whose RMA runs over AMs (mpi), the pieces
- *    packed into AM Mediums and unpacked at the peer (ampipe).
- *    STAGEPORT_VIS=reference or ampipe forces one.  Strided descriptions
+ *    default): one RMA per contiguous piece (reference: every loopback
+ *    operation, and every operation on stages with a network RMA), or,
+ *    for small pieces (STAGEPORT_VIS_AMPIPE_MAX bytes on average, default
+ *    4096) on stages whose RMA runs over AMs (mpi), the pieces packed into
+ *    AM Mediums -- a put's request, a get's reply -- and unpacked at the
+ *    other end (ampipe).  STAGEPORT_VIS=reference or ampipe forces one.  Strided descriptions
  *    go through the stride optimizer first (null dimensions, inversion,
  *    sort, folding); STAGEPORT_VIS_OPT=off turns it off (for measuring).
  *  - gex_VIS_SetPeerCompletionHandler: binds to the calling thread's next
