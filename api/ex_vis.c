@@ -382,22 +382,27 @@ static void unpack_list(const char *p, const char *end, gex_Rank_t from, int che
   }
 }
 
-static void pipe_put_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t ev_lo, gex_AM_Arg_t ev_hi) {
-  gex_AM_Arg_t args[2] = {ev_lo, ev_hi};
-  stp_am_t am = {STP_AM_SHORT, 0, STP_H_VIS_PUT_ACK, 2, args, NULL, 0, NULL, 0, NULL, 0};
-  gex_Rank_t from = ((stp_token_t *)token)->src;
-  char *p = buf;
+/* Unpack a fragment that carries bytes -- a put's request (into this
+ * node's segment, checked) or a get's reply (into the initiator's own
+ * memory) -- whichever its format. */
+static void unpack(const char *what, char *p, size_t nbytes, gex_Rank_t from, int check) {
   if (nbytes >= 8 && rd64(p, 0) == PIPE_LIST) {
-    unpack_list(p, p + nbytes, from, 1);
+    unpack_list(p, p + nbytes, from, check);
   } else {
     stp_vis_shape_t sh;
     stp_vis_iter_t it;
     char *src, *dst;
     size_t n, hdr = rd_shape(p, nbytes, &sh, &it, &src, &dst, &n);
     if (STP_UNLIKELY(!hdr || nbytes - hdr != n))
-      stp_fatal("VIS put from node %u: a malformed fragment (%zu bytes)", (unsigned)from, nbytes);
-    walk_copy(&it, p + hdr, dst, 1, 1, from, 1);
+      stp_fatal("%s from node %u: a malformed fragment (%zu bytes)", what, (unsigned)from, nbytes);
+    walk_copy(&it, p + hdr, dst, 1, 1, from, check);
   }
+}
+
+static void pipe_put_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t ev_lo, gex_AM_Arg_t ev_hi) {
+  gex_AM_Arg_t args[2] = {ev_lo, ev_hi};
+  stp_am_t am = {STP_AM_SHORT, 0, STP_H_VIS_PUT_ACK, 2, args, NULL, 0, NULL, 0, NULL, 0};
+  unpack("VIS put", buf, nbytes, ((stp_token_t *)token)->src, 1);
   stp_am_reply(token, &am);
 }
 
@@ -455,19 +460,7 @@ static void pipe_get_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM
 
 static void pipe_get_reply_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t ev_lo,
                                    gex_AM_Arg_t ev_hi) {
-  gex_Rank_t from = ((stp_token_t *)token)->src;
-  char *p = buf;
-  if (nbytes >= 8 && rd64(p, 0) == PIPE_LIST) {
-    unpack_list(p, p + nbytes, from, 0);
-  } else {
-    stp_vis_shape_t sh;
-    stp_vis_iter_t it;
-    char *src, *dst;
-    size_t n, hdr = rd_shape(p, nbytes, &sh, &it, &src, &dst, &n);
-    if (STP_UNLIKELY(!hdr || nbytes - hdr != n))
-      stp_fatal("VIS get reply from node %u: a malformed fragment (%zu bytes)", (unsigned)from, nbytes);
-    walk_copy(&it, p + hdr, dst, 1, 1, from, 0);
-  }
+  unpack("VIS get reply", buf, nbytes, ((stp_token_t *)token)->src, 0);
   stp_ev_finish(STP_ARG_PTR(ev_lo, ev_hi), STP_EC_GET);
 }
 
