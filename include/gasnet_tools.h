@@ -1296,8 +1296,11 @@ static inline void stp_tools_app_memveclist(stp_tools_app_t *a, size_t count, ge
   stp_tools_app(a, "]");
 }
 static inline size_t gasnett_format_memveclist_bufsz(size_t count) { return 160 + count * 44; }
-/* "N entries, totalsz=T, bounds=[0xfirst..0xlast], list=[{0xaddr,len} ...]" */
-static inline stp_tools_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count, gex_Memvec_t const *list) {
+/* "N entries, totalsz=T, bounds=[0xfirst..0xlast], list=[{0xaddr,len} ...]".
+ * The list is a gex_Memvec_t array or GASNet-1's gasnet_memvec_t array
+ * (gasnet_vis.h: the same layout), hence the untyped pointer. */
+static inline stp_tools_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count, const void *vlist) {
+  gex_Memvec_t const *list = (gex_Memvec_t const *)vlist;
   stp_tools_app_t a = {buf, gasnett_format_memveclist_bufsz(count), 0};
   stp_tools_memveclist_stats_t st = stp_tools_memvec_stats(count, list);
   stp_tools_app_memveclist(&a, count, list, st);
