@@ -22,8 +22,8 @@
 #               ucx stage once with UCX's default transports and once with
 #               UCX_TLS=tcp,self; PASS/FAIL lines name it stage=ucx/tcp
 #   VARIANTS    variant labels to run (default: all of each stage's)
-#   TESTS       any of: tree unit ptl conformance extras exconf exatomic exteam badinput exittest
-#               stress mt mpitraffic clientcompat (default: all of these).
+#   TESTS       any of: tree unit ptl conformance extras exconf exatomic exteam exvis badinput
+#               exittest stress mt mpitraffic clientcompat (default: all of these).
 #               tree: the checks of the tree itself, once: no lower layer
 #               includes or calls a higher one (scripts/check-layers.sh, on
 #               TOP_SRCDIR and the libraries in TOP_BUILDDIR), the README's
@@ -62,6 +62,25 @@
 #               (exteam:bad:MODE: destroyed teams, TM-pairs in collectives,
 #               ranks out of a team, judged as badinput's); run in every
 #               variant that runs exconf;
+#               exvis: tests/exvis (GASNet-EX VIS, gasnet_vis.h: every
+#               gex_VIS_{Vector,Indexed,Strided}{Put,Get}{NB,NBI,Blocking}
+#               against a byte model of the destination and source areas --
+#               seeded random descriptions, degenerate ones, LEAF_LC,
+#               IMMEDIATE, a team of reversed ranks, peer completion
+#               handlers) in every variant that runs exconf, at EXVIS_NPS
+#               (2 3) processes in the stage's first variant (default or
+#               offload) and at 2 in the others; in the first variant also
+#               tests/exvis_par (its GASNET_PAR part: 4 threads per process
+#               at once) and exvis with STAGEPORT_VIS_OPT=off (exvis:optoff:
+#               the stride optimizer off, the same results) at 2; and on the
+#               mpi, ucx and portals stages (one per Core: GASNet-1's calls
+#               and the argument checks are the API layer's, the same code
+#               on every stage) tests/vis1 (GASNet-1's
+#               gasnet_{put,get}{v,i,s}_{bulk,nb_bulk,nbi_bulk}, the same
+#               model) at 2 and every `exvis --bad` mode at 2
+#               (exvis:bad:MODE: lists whose totals differ, a remote piece
+#               outside the segment, LEAF_LC on a get, an unknown flag, a
+#               get with peer completion armed; judged as badinput's);
 #               ptl: the ptl Portals emulation's own suite (PTL_RUNNER), once,
 #               when a stage built on ptl is in STAGES;
 #               stress: tests/stress (every Put/Get flavour, sync family and
@@ -148,6 +167,8 @@
 #   EXCONF_NPS  process counts for exconf and exconf_par (default: 2)
 #   EXATOMIC_NPS  process counts for exatomic (default: 2 4)
 #   EXTEAM_NPS  process counts for exteam (default: 2 4)
+#   EXVIS_NPS   process counts for exvis in a stage's first variant (default:
+#               2 3; its other variants: the first of them)
 #   MODES       badinput/exittest modes to run (default: all)
 #   EXIT_TCP_MODES  the exittest modes of the variants variants.txt gives
 #               "exittest:net" (the tcp and ptl host-mode ones; default: the ones whose
@@ -180,7 +201,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 MPIRUN=${MPIRUN:-mpirun}
 BINDIR=${BINDIR:-$here}
 STAGES=${STAGES:-mpi}
-TESTS=${TESTS:-tree unit ptl conformance extras exconf exatomic exteam badinput exittest stress mt mpitraffic clientcompat report}
+TESTS=${TESTS:-tree unit ptl conformance extras exconf exatomic exteam exvis badinput exittest stress mt mpitraffic clientcompat report}
 TOP_SRCDIR=${TOP_SRCDIR:-$here/..}
 TOP_BUILDDIR=${TOP_BUILDDIR:-}
 NOCHECKS_DIR=${NOCHECKS_DIR:-${TOP_BUILDDIR:-$BINDIR/..}/nochecks-build}
@@ -213,6 +234,7 @@ EXCONF_TIMEOUT=${EXCONF_TIMEOUT:-120}
 EXCONF_NPS=${EXCONF_NPS:-2}
 EXATOMIC_NPS=${EXATOMIC_NPS:-2 4}
 EXTEAM_NPS=${EXTEAM_NPS:-2 4}
+EXVIS_NPS=${EXVIS_NPS:-2 3}
 EXCONF_ARGS=${EXCONF_ARGS:-}
 LOGDIR=${LOGDIR:-$BINDIR/suite-logs}
 STAGE_BUDGET=${STAGE_BUDGET:-420}
@@ -573,8 +595,9 @@ run_bad_job() {
 run_badinput() { # mode
   run_bad_job "badinput:$1" "$LOGDIR/$logtag/np2-badinput-$1.log" 2 "$BINDIR/badinput" "$1"
 }
-# exatomic --bad MODE (exteam --bad MODE: PROGRAM exteam): an invalid
-# remote-atomics (team) call, judged as badinput's
+# exatomic --bad MODE (exteam --bad MODE: PROGRAM exteam; exvis --bad MODE:
+# PROGRAM exvis): an invalid remote-atomics (team, VIS) call, judged as
+# badinput's
 run_exatomic_bad() { # mode [program]
   local prog=${2:-exatomic}
   run_bad_job "$prog:bad:$1" "$LOGDIR/$logtag/np2-$prog-bad-$1.log" 2 "$BINDIR/$prog" --bad "$1"
@@ -1550,7 +1573,7 @@ for stage in $STAGES; do
   if [ "$vtests" != all ]; then
     stage_tests=""
     for t in $TESTS; do
-      if [[ ",$vtests," == *",$t,"* ]] || { { [ "$t" = exatomic ] || [ "$t" = exteam ]; } && [[ ",$vtests," == *",exconf,"* ]]; }; then
+      if [[ ",$vtests," == *",$t,"* ]] || { { [ "$t" = exatomic ] || [ "$t" = exteam ] || [ "$t" = exvis ]; } && [[ ",$vtests," == *",exconf,"* ]]; }; then
         stage_tests="$stage_tests $t"
       elif [[ ",$vtests," == *",$t:"* ]]; then
         stage_tests="$stage_tests $t"
@@ -1603,6 +1626,24 @@ for stage in $STAGES; do
         for np in $EXTEAM_NPS; do EXCONF_ARGS='' run_exconf "$np" exteam; done
         if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
           for m in $("$BINDIR/exteam" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m" exteam; done
+        fi
+        ;;
+      exvis)
+        if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
+          for np in $EXVIS_NPS; do EXCONF_ARGS='' run_exconf "$np" exvis; done
+          EXCONF_ARGS='' run_exconf 2 exvis_par
+          EXCONF_ARGS='' run_exconf 2 exvis "exvis:optoff" -x STAGEPORT_VIS_OPT=off
+          # (GASNet-1's calls and the bad calls: the API layer's wrappers and
+          # checks, the same code on every stage; once per Core: mpi, ucx,
+          # portals)
+          case $stage in
+            mpi | ucx | portals)
+              EXCONF_ARGS='' run_exconf 2 vis1
+              for m in $("$BINDIR/exvis" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m" exvis; done
+              ;;
+          esac
+        else
+          EXCONF_ARGS='' run_exconf "${EXVIS_NPS%% *}" exvis
         fi
         ;;
       badinput)
