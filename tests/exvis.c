@@ -415,9 +415,63 @@ __attribute__((unused)) static void t_leaf_lc(void) {
   all_forms(main_ctx, 7, ex_tm, GEX_FLAG_ENABLE_LEAF_LC, 1, 2, syncs);
 }
 
+/* A burst of IMMEDIATE puts with no wait between (where resources are few
+ * some are refused): 64 puts, each into its own 64-byte cell of the
+ * destination area, Vector NBI and Strided NB in turn; afterwards the cells
+ * of the accepted ones hold their data, the refused ones' are unchanged. */
+static void imm_burst(ctx_t *c, gex_Rank_t peer) {
+  char *remote = at(peer, slot_a(c->slot));
+  uint8_t *local = at(ex_me, slot_b(c->slot));
+  uint32_t gen = ++c->gen;
+  uint32_t ls = ex_seed(ex_me, (uint32_t)c->slot, gen, 0x49), rs = ex_seed(peer, (uint32_t)c->slot, gen, 0x4a);
+  gex_Memvec_t dl[64][2], sl[64];
+  gex_Event_t ev[64];
+  static const size_t count[1] = {4};
+  static const ptrdiff_t dst_st[1] = {16}, src_st[1] = {8};
+  long refused = 0;
+  ex_fill(local, AREA, ls);
+  ex_fill(c->pat, AREA, rs);
+  gex_RMA_PutBlocking(ex_tm, peer, remote, c->pat, AREA, 0);
+  memcpy(c->exp, c->pat, AREA);
+  ex_fill(c->srcpat, AREA, ls);
+  memset(&c->d, 0, sizeof(c->d));
+  for (int k = 0; k < 64; k++) {
+    size_t cell = (size_t)k * 64, soff = 4096 + (size_t)k * 32;
+    int ok;
+    ev[k] = GEX_EVENT_INVALID;
+    if (k % 2 == 0) {
+      dl[k][0].gex_addr = remote + cell, dl[k][0].gex_len = 8;
+      dl[k][1].gex_addr = remote + cell + 20, dl[k][1].gex_len = 24;
+      sl[k].gex_addr = local + soff, sl[k].gex_len = 32;
+      ok = gex_VIS_VectorPutNBI(ex_tm, peer, 2, dl[k], 1, &sl[k], GEX_FLAG_IMMEDIATE) == 0;
+      if (ok) memcpy(c->exp + cell, c->srcpat + soff, 8), memcpy(c->exp + cell + 20, c->srcpat + soff + 8, 24);
+    } else {
+      ev[k] = gex_VIS_StridedPutNB(ex_tm, peer, remote + cell, dst_st, local + soff, src_st, 8, count, 1,
+                                   GEX_FLAG_IMMEDIATE);
+      ok = ev[k] != GEX_EVENT_NO_OP;
+      if (!ok) ev[k] = GEX_EVENT_INVALID;
+      if (ok)
+        for (size_t j = 0; j < 4; j++) memcpy(c->exp + cell + 16 * j, c->srcpat + soff + 8 * j, 8);
+    }
+    refused += !ok;
+  }
+  gex_Event_WaitAll(ev, 64, 0);
+  gex_NBI_Wait(GEX_EC_PUT, 0);
+  c->refusals += refused;
+  {
+    spec_t s = spec_of(1, S_NBI, 0, peer, GEX_FLAG_IMMEDIATE);
+    char what[128];
+    read_area(c, &s, 1, local);
+    snprintf(what, sizeof(what), "the destination of an IMMEDIATE burst (64 puts, %ld refused)", refused);
+    check_area(c, &s, c->got, c->exp, what);
+  }
+}
+
 /* GEX_FLAG_IMMEDIATE: a refusal does nothing, then the operation again
  * without it */
 __attribute__((unused)) static void t_immediate(void) {
+  imm_burst(main_ctx, ex_me);
+  imm_burst(main_ctx, (ex_me + 1) % ex_n);
   all_forms(main_ctx, 7, ex_tm, GEX_FLAG_IMMEDIATE, 0, 3, three_syncs);
   /* and with both flags on puts */
   all_forms(main_ctx, 7, ex_tm, GEX_FLAG_IMMEDIATE | GEX_FLAG_ENABLE_LEAF_LC, 1, 2, three_syncs);
@@ -620,6 +674,7 @@ static void t_par(void) {
   }
   for (int t = 0; t < PAR_THREADS; t++) {
     pthread_join(th[t], NULL);
+    main_ctx->refusals += cs[t]->refusals, main_ctx->lc_early += cs[t]->lc_early;
     ctx_free(cs[t]);
   }
 }
@@ -648,8 +703,8 @@ static gex_AM_Entry_t table[] = {
 
 static void final_report(void) {
   if (ex_me == 0 && main_ctx)
-    printf("# %s: seed %" PRIu64 ", rank 0: IMMEDIATE refusals %ld, LEAF_LC before completion %ld\n", ex_prog,
-           seed_base, main_ctx->refusals, main_ctx->lc_early);
+    printf("# %s: immediate refusals %ld (rank 0; LEAF_LC signalled before completion %ld times; seed %" PRIu64 ")\n",
+           ex_prog, main_ctx->refusals, main_ctx->lc_early, seed_base);
 }
 
 /* ------------------------------------------------------------------ */

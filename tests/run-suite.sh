@@ -71,11 +71,13 @@
 #               (2 3) processes in the stage's first variant (default or
 #               offload) and at 2 in the others; in the first variant also
 #               tests/exvis_par (its GASNET_PAR part: 4 threads per process
-#               at once) and exvis with STAGEPORT_VIS_OPT=off (exvis:optoff:
-#               the stride optimizer off, the same results) at 2; and on the
-#               mpi, ucx and portals stages (one per Core: GASNet-1's calls
-#               and the argument checks are the API layer's, the same code
-#               on every stage) tests/vis1 (GASNet-1's
+#               at once) and exvis at 2 with STAGEPORT_VIS_OPT=off (the
+#               stride optimizer off), the stage's smallest AM credits (as
+#               exconf:tight: IMMEDIATE refused) and, but on mpi (where auto
+#               takes it already), STAGEPORT_VIS=ampipe (every remote put
+#               through the AM pipeline): exvis:optoff+tight[+ampipe], the
+#               same results (each exvis PASS line says how many IMMEDIATE
+#               refusals rank 0 saw), tests/vis1 (GASNet-1's
 #               gasnet_{put,get}{v,i,s}_{bulk,nb_bulk,nbi_bulk}, the same
 #               model) at 2 and every `exvis --bad` mode at 2
 #               (exvis:bad:MODE: lists whose totals differ, a remote piece
@@ -441,8 +443,8 @@ run_extras() { # np
 # tests/exconf and tests/exconf_par: rank 0's "ok NAME" line for every
 # subtest (--list, or EXCONF_ARGS), no "not ok NAME" or "FAIL NAME:" line,
 # exit status 0, the stage named in the first line ("# exconf: stage=...");
-# exconf's PASS line carries the IMMEDIATE refusals the job saw ("# exconf:
-# immediate refusals N").  run_exconf NP PROGRAM [LABEL [launcher flags...]]
+# exconf's (exvis's) PASS line carries the IMMEDIATE refusals the job saw
+# ("# exconf: immediate refusals N").  run_exconf NP PROGRAM [LABEL [launcher flags...]]
 run_exconf() {
   local np=$1 prog=$2 name=${3:-$2} log want oks fails used refused
   shift 2
@@ -456,7 +458,7 @@ run_exconf() {
   oks=$(grep -c '^ok ' "$log")
   fails=$(grep -cE '^not ok |^FAIL ' "$log")
   used=$(sed -n "s/^# $prog: stage=\([^ ]*\).*/\1/p" "$log" | head -n 1)
-  refused=$(sed -n 's/^# exconf: immediate refusals \([0-9]*\).*/\1/p' "$log" | head -n 1)
+  refused=$(sed -n "s/^# \\(exconf\\|$prog\\): immediate refusals \\([0-9]*\\).*/\\2/p" "$log" | head -n 1)
   if timed_out; then
     fail "$name" "$np" "timeout after ${EXCONF_TIMEOUT}s: hang; $oks of $want subtests passed before it" "$log" \
       '^not ok |^FAIL '
@@ -1632,16 +1634,19 @@ for stage in $STAGES; do
         if [ "$vlabel" = default ] || [ "$vlabel" = offload ]; then
           for np in $EXVIS_NPS; do EXCONF_ARGS='' run_exconf "$np" exvis; done
           EXCONF_ARGS='' run_exconf 2 exvis_par
-          EXCONF_ARGS='' run_exconf 2 exvis "exvis:optoff" -x STAGEPORT_VIS_OPT=off
-          # (GASNet-1's calls and the bad calls: the API layer's wrappers and
-          # checks, the same code on every stage; once per Core: mpi, ucx,
-          # portals)
-          case $stage in
-            mpi | ucx | portals)
-              EXCONF_ARGS='' run_exconf 2 vis1
-              for m in $("$BINDIR/exvis" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m" exvis; done
-              ;;
-          esac
+          # (and again with the stride optimizer off, the stage's smallest AM
+          # credits -- IMMEDIATE refused -- and, where auto would not take
+          # it, the AM pipeline for every remote put: the same results)
+          if [ "$stage" = mpi ]; then
+            # shellcheck disable=SC2046
+            EXCONF_ARGS='' run_exconf 2 exvis "exvis:optoff+tight" -x STAGEPORT_VIS_OPT=off $(exconf_tight_flags)
+          else
+            # shellcheck disable=SC2046
+            EXCONF_ARGS='' run_exconf 2 exvis "exvis:optoff+tight+ampipe" -x STAGEPORT_VIS_OPT=off \
+              -x STAGEPORT_VIS=ampipe $(exconf_tight_flags)
+          fi
+          EXCONF_ARGS='' run_exconf 2 vis1
+          for m in $("$BINDIR/exvis" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m" exvis; done
         else
           EXCONF_ARGS='' run_exconf "${EXVIS_NPS%% *}" exvis
         fi
