@@ -58,6 +58,9 @@ static void *at(gex_Rank_t r, size_t off) { return (char *)ex_segs[r].addr + off
 static size_t slot_a(int slot) { return SLOTS_OFF + (size_t)slot * SLOT; }
 static size_t slot_b(int slot) { return SLOTS_OFF + (size_t)slot * SLOT + AREA; }
 
+/* a subtest (exvis_par lists only its own: the others unused there) */
+#define SUBTEST __attribute__((unused)) static void
+
 static uint64_t seed_base = 2026;
 static unsigned rounds = 2;
 
@@ -163,7 +166,7 @@ static int issue(ctx_t *c, const spec_t *s, int sync, char *dbase, char *sbase, 
       if (s->put) CALL3(gex_VIS_StridedPut, GEX_TM_INVALID, GEX_RANK_INVALID, NULL, NULL, NULL, NULL, 0, NULL, 5, f);
       else CALL3(gex_VIS_StridedGet, GEX_TM_INVALID, NULL, NULL, GEX_RANK_INVALID, NULL, NULL, 0, NULL, 5, f);
     }
-    if (empty) pr = GEX_RANK_INVALID; /* (an extent 0: tm, the rank and the addresses are ignored) */
+    if (empty) tm = GEX_TM_INVALID, pr = GEX_RANK_INVALID; /* (an extent 0: tm, rank, addresses ignored) */
     if (s->put) CALL3(gex_VIS_StridedPut, tm, pr, da, ds, sa, ss, d->elemsz, count, d->levels, f);
     else CALL3(gex_VIS_StridedGet, tm, da, ds, pr, sa, ss, d->elemsz, count, d->levels, f);
   }
@@ -179,8 +182,8 @@ static void check_area(ctx_t *c, const spec_t *s, const uint8_t *got, const uint
   if (bad) {
     char desc[512];
     vm_describe(&c->d, desc, sizeof(desc));
-    ex_fail("%s %s, %s, peer %u%s, local side %s, flags 0x%x (seed %" PRIu64 ", slot %d, op %u): %s: byte %zu is 0x%02x, "
-            "expected 0x%02x (%zu bad bytes); %s",
+    ex_fail("%s %s, %s, peer %u%s, local side %s, flags 0x%x (seed %" PRIu64
+            ", slot %d, op %u): %s: byte %zu is 0x%02x, expected 0x%02x (%zu bad bytes); %s",
             s->put ? "put" : "get", sync_names[s->sync], vm_kind_names[c->d.kind], (unsigned)s->peer,
             s->tm == ex_tm ? "" : " (another team)", s->heap ? "malloc'd" : "in the segment", (unsigned)s->flags,
             seed_base, c->slot, (unsigned)c->gen, what, first, got[first], want[first], bad, desc);
@@ -324,9 +327,9 @@ static const int every_sync[S_NSYNC] = {S_NB, S_NB_TEST, S_NBI, S_NBI_TEST, S_RE
 static const int three_syncs[3] = {S_NB, S_NBI, S_BLK};
 
 static ctx_t *main_ctx;
-__attribute__((unused)) static void t_vector(void) { all_forms(main_ctx, 1u << VM_VECTOR, ex_tm, 0, 0, S_NSYNC, every_sync); }
-__attribute__((unused)) static void t_indexed(void) { all_forms(main_ctx, 1u << VM_INDEXED, ex_tm, 0, 0, S_NSYNC, every_sync); }
-__attribute__((unused)) static void t_strided(void) {
+SUBTEST t_vector(void) { all_forms(main_ctx, 1u << VM_VECTOR, ex_tm, 0, 0, S_NSYNC, every_sync); }
+SUBTEST t_indexed(void) { all_forms(main_ctx, 1u << VM_INDEXED, ex_tm, 0, 0, S_NSYNC, every_sync); }
+SUBTEST t_strided(void) {
   for (int i = 0; i < 2; i++) all_forms(main_ctx, 1u << VM_STRIDED, ex_tm, 0, 0, S_NSYNC, every_sync);
 }
 
@@ -395,7 +398,7 @@ static int edge_desc(int k, vm_desc_t *d) {
   }
 }
 
-__attribute__((unused)) static void t_edges(void) {
+SUBTEST t_edges(void) {
   ctx_t *c = main_ctx;
   gex_Rank_t peers[2] = {ex_me, (ex_me + 1) % ex_n};
   for (int k = 0; edge_desc(k, &c->d); k++)
@@ -410,7 +413,7 @@ __attribute__((unused)) static void t_edges(void) {
 
 /* GEX_FLAG_ENABLE_LEAF_LC: the source overwritten once local completion is
  * signalled, the destination must hold the original data */
-__attribute__((unused)) static void t_leaf_lc(void) {
+SUBTEST t_leaf_lc(void) {
   static const int syncs[2] = {S_NB, S_NBI};
   all_forms(main_ctx, 7, ex_tm, GEX_FLAG_ENABLE_LEAF_LC, 1, 2, syncs);
 }
@@ -469,7 +472,7 @@ static void imm_burst(ctx_t *c, gex_Rank_t peer) {
 
 /* GEX_FLAG_IMMEDIATE: a refusal does nothing, then the operation again
  * without it */
-__attribute__((unused)) static void t_immediate(void) {
+SUBTEST t_immediate(void) {
   imm_burst(main_ctx, ex_me);
   imm_burst(main_ctx, (ex_me + 1) % ex_n);
   all_forms(main_ctx, 7, ex_tm, GEX_FLAG_IMMEDIATE, 0, 3, three_syncs);
@@ -478,7 +481,7 @@ __attribute__((unused)) static void t_immediate(void) {
 }
 
 /* the same operations on a team of the ranks in reverse order */
-__attribute__((unused)) static void t_team(void) {
+SUBTEST t_team(void) {
   gex_TM_t rev;
   gex_TM_Split(&rev, ex_tm, 0, (int)(ex_n - 1 - ex_me), NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
   CHECK(rev != GEX_TM_INVALID, "gex_TM_Split returned GEX_TM_INVALID");
@@ -546,13 +549,14 @@ static void h_pc(gex_Token_t t, void *buf, size_t n) {
     return;
   }
   __atomic_add_fetch(&ex_checks, 1, __ATOMIC_RELAXED);
-  if ((got & GEX_TI_IS_REQ) && info.gex_is_req) ex_fail("peer completion handler: gex_is_req %d", info.gex_is_req), bad++;
+  if ((got & GEX_TI_IS_REQ) && info.gex_is_req)
+    ex_fail("peer completion handler: gex_is_req %d", info.gex_is_req), bad++;
   if ((got & GEX_TI_ENTRY) && (!info.gex_entry || info.gex_entry->gex_index != H_PC))
     ex_fail("peer completion handler: gex_entry is not its own registration"), bad++;
   k = pc_arrived[r];
   CHECK_EQ(n, pc_size(r, ex_me, k), "peer completion payload size");
-  if (n == pc_size(r, ex_me, k)) bad += !ex_check_pat(buf, n, pc_pay_seed(r, ex_me, k), "peer completion payload from %u",
-                                                      (unsigned)r);
+  if (n == pc_size(r, ex_me, k))
+    bad += !ex_check_pat(buf, n, pc_pay_seed(r, ex_me, k), "peer completion payload from %u", (unsigned)r);
   /* the put's bytes, those it names (the rest is the initiator's check) */
   pc_desc(r, ex_me, k, &d);
   area = at(ex_me, slot_a(r * PAR_THREADS));
@@ -579,7 +583,7 @@ static uint64_t pc_count_at(gex_Rank_t p) {
   return v;
 }
 
-__attribute__((unused)) static void t_peer_completion(void) {
+SUBTEST t_peer_completion(void) {
   ctx_t *c = main_ctx;
   gex_Rank_t peers[2] = {ex_me, (ex_me + 1) % ex_n};
   static uint8_t payload[GEX_VIS_MAX_PEERCOMPLETION];
@@ -683,11 +687,11 @@ static const ex_subtest_t subtests[] = {
 };
 #else
 static const ex_subtest_t subtests[] = {
-    {"vector", t_vector, "Vector Put/Get NB/NBI/Blocking, every completion, local side in/out of segment, self and next"},
+    {"vector", t_vector, "Vector Put/Get NB/NBI/Blocking, every completion, local side in/out of segment, self, next"},
     {"indexed", t_indexed, "Indexed, the same; srclen != dstlen, lengths and counts of 0"},
     {"strided", t_strided, "Strided, the same; transposes, reflections, extents 1 and 0, elemsz 0, up to 10 dims"},
-    {"edges", t_edges, "fixed degenerate descriptions (empty lists, NULL lists, elemsz 0, 10 dims, transpose) in every form"},
-    {"leaf_lc", t_leaf_lc, "GEX_FLAG_ENABLE_LEAF_LC on puts: source overwritten after LC, destination holds the original"},
+    {"edges", t_edges, "fixed degenerate descriptions (empty/NULL lists, elemsz 0, 10 dims, transpose), every form"},
+    {"leaf_lc", t_leaf_lc, "GEX_FLAG_ENABLE_LEAF_LC on puts: source overwritten after LC, destination the original"},
     {"immediate", t_immediate, "GEX_FLAG_IMMEDIATE: a refusal does nothing (then retried without); with LEAF_LC too"},
     {"team", t_team, "every form on a team of reversed ranks (gex_TM_Split): team ranks translated"},
     {"peer_completion", t_peer_completion,

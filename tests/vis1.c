@@ -134,7 +134,8 @@ static void run_one(int put, int form, int inheap, gasnet_node_t peer) {
     size_t count[VM_MAXDIM + 1], ds[VM_MAXDIM], ss[VM_MAXDIM];
     char *da = db + d.dbase, *sa = sb + d.sbase;
     count[0] = d.elemsz;
-    for (size_t i = 0; i < d.levels; i++) count[i + 1] = d.count[i], ds[i] = (size_t)d.dstride[i], ss[i] = (size_t)d.sstride[i];
+    for (size_t i = 0; i < d.levels; i++)
+      count[i + 1] = d.count[i], ds[i] = (size_t)d.dstride[i], ss[i] = (size_t)d.sstride[i];
     if (put) {
       if (form == F_BULK) gasnet_puts_bulk(peer, da, ds, sa, ss, count, d.levels);
       else if (form == F_NB) h = gasnet_puts_nb_bulk(peer, da, ds, sa, ss, count, d.levels);
@@ -257,7 +258,8 @@ int main(int argc, char **argv) {
     barrier();
     if (me == 0) {
       int64_t f = 0, c = 0;
-      for (gasnet_node_t n = 0; n < nn; n++) f += ((int64_t *)at(0, CTL_OFF))[2 * n], c += ((int64_t *)at(0, CTL_OFF))[2 * n + 1];
+      const int64_t *tab = at(0, CTL_OFF);
+      for (gasnet_node_t n = 0; n < nn; n++) f += tab[2 * n], c += tab[2 * n + 1];
       if (f) printf("not ok %s: %" PRId64 " failure(s)\n", cur, f), nfailed++;
       else printf("ok %s (%" PRId64 " checks)\n", cur, c);
       fflush(stdout);
