@@ -79,7 +79,8 @@
 #               same results (each exvis PASS line says how many IMMEDIATE
 #               refusals rank 0 saw), tests/vis1 (GASNet-1's
 #               gasnet_{put,get}{v,i,s}_{bulk,nb_bulk,nbi_bulk}, the same
-#               model) at 2 and every `exvis --bad` mode at 2
+#               model) at 2 and, on mpi, ucx and portals (one stage per
+#               Core), every `exvis --bad` mode at 2
 #               (exvis:bad:MODE: lists whose totals differ, a remote piece
 #               outside the segment, LEAF_LC on a get, an unknown flag, a
 #               get with peer completion armed; judged as badinput's);
@@ -180,7 +181,8 @@
 #               or 4 processes -- one per stage, in turn -- in
 #               check-faults); "all" for every mode
 #               (a variant's "conformance:2": conformance only at
-#               those of NPS; "badinput:stage": only the stage's own
+#               those of NPS; "stress:4": stress only at those of
+#               STRESS_NPS; "badinput:stage": only the stage's own
 #               badinput jobs -- UCX unreachable, settings that disagree --
 #               not the API layer's argument checks, which its stage's
 #               first variant runs)
@@ -847,6 +849,16 @@ run_soak() {
 # tests/stress: a seeded random mix of every Put/Get flavour, every sync
 # family and every AM category, each result checked byte by byte; one fixed
 # seed per suite (STRESS_SEED), so a failure reruns the same way.
+# variant_nps PART NP...: the process counts of the list that a variant's
+# "TEST:2/4" names (all of them when PART is empty)
+variant_nps() {
+  local part=$1 np
+  shift
+  for np in "$@"; do
+    if [ -z "$part" ] || [[ "/$part/" == *"/$np/"* ]]; then printf '%s ' "$np"; fi
+  done
+}
+
 run_stress() { # np
   local np=$1 name="stress" log="$LOGDIR/$logtag/np$1-stress.log"
   run_job "$STRESS_TIMEOUT" "$log" "$np" "$BINDIR/stress" --seed "$STRESS_SEED" --ops "$STRESS_OPS" \
@@ -1571,7 +1583,8 @@ for stage in $STAGES; do
     variant_flags+=(-x "${kv%%=*}")
   done
   stage_tests=$TESTS
-  exit_part="" bad_part="" conf_part="" # a variant's "exittest:net" / "badinput:stage" / "conformance:2" (variants.txt)
+  # a variant's "exittest:net" / "badinput:stage" / "conformance:2/4" / "stress:2" (variants.txt)
+  exit_part="" bad_part="" conf_part="" stress_part=""
   if [ "$vtests" != all ]; then
     stage_tests=""
     for t in $TESTS; do
@@ -1580,7 +1593,10 @@ for stage in $STAGES; do
       elif [[ ",$vtests," == *",$t:"* ]]; then
         stage_tests="$stage_tests $t"
         part=${vtests#*"$t":}
-        case $t in exittest) exit_part=${part%%,*} ;; badinput) bad_part=${part%%,*} ;; conformance) conf_part=${part%%,*} ;; esac
+        case $t in
+          exittest) exit_part=${part%%,*} ;; badinput) bad_part=${part%%,*} ;;
+          conformance) conf_part=${part%%,*} ;; stress) stress_part=${part%%,*} ;;
+        esac
       fi
     done
   fi
@@ -1589,12 +1605,7 @@ for stage in $STAGES; do
   for t in $stage_tests; do
     case $t in
       conformance)
-        conf_nps=$NPS
-        if [ -n "$conf_part" ]; then # (only those of NPS the variant names)
-          conf_nps=""
-          for np in $NPS; do [[ "/$conf_part/" == *"/$np/"* ]] && conf_nps="$conf_nps $np"; done
-        fi
-        for np in $conf_nps; do run_conformance "$np"; done
+        for np in $(variant_nps "$conf_part" $NPS); do run_conformance "$np"; done
         # the Portals Core in both ptl modes, with its Long payload events late
         case $stage/$vlabel in
           portals/offload | portals/host | firehose/offload | firehose/host)
@@ -1646,7 +1657,11 @@ for stage in $STAGES; do
               -x STAGEPORT_VIS=ampipe $(exconf_tight_flags)
           fi
           EXCONF_ARGS='' run_exconf 2 vis1
-          for m in $("$BINDIR/exvis" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m" exvis; done
+          # (argument checks of the API layer: once per Core)
+          case $stage in
+            mpi | ucx | portals)
+              for m in $("$BINDIR/exvis" --bad-list | awk '/^  [a-z]/ { print $1 }'); do run_exatomic_bad "$m" exvis; done ;;
+          esac
         else
           EXCONF_ARGS='' run_exconf "${EXVIS_NPS%% *}" exvis
         fi
@@ -1672,7 +1687,7 @@ for stage in $STAGES; do
       inject) run_injects ;;
       soak) run_soak ;;
       stress)
-        for np in $STRESS_NPS; do run_stress "$np"; done
+        for np in $(variant_nps "$stress_part" $STRESS_NPS); do run_stress "$np"; done
         ;;
       mt)
         for np in $MT_NPS; do run_mt "$np"; done
