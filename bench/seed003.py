@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""seed003.py -- seed 003's Figures 1-4 and Table 1, measured the way the
+"""seed003.py -- seed 003's Figures 1-6 and Table 1, measured the way the
 paper did: with GASNet-EX's own test programs (testam, testimm, testsmall,
-testfaddperf; python3, stdlib only).
+testfaddperf, testvisperf; python3, stdlib only).
 
 The programs are GASNet-EX 2025.8.0's, unmodified, read where they are
 (--gex-tests, default ../shared/peers/gasnet-ex-tests beside the source
@@ -59,6 +59,35 @@ GASNET_HOST_DETECT=hostname, so the conduit itself is measured).
       Past 2 processes the 2-core VM is oversubscribed: the reference's
       target must be scheduled to run every handler, a network atomic's
       only the sender (see the report).
+  Fig. 5 (the stride optimizer), --figs 5: testvisperf -sl D -mincontig 8
+      -maxcontig 8 -mindata 16 -maxdata MAX -densitysteps S T E on 2
+      processes, one host, D in --vis-sl (default 3,8,32): a flood of NBI
+      gex_VIS_StridedPutNBI of 8-byte elements (the paper's), payloads 16 B
+      to --vis-max (2M), T = --vis-time seconds per value (the paper's
+      0.5; testvisperf sizes its own count).  testvisperf spreads the
+      element count over the D dimensions with strides that fold to one;
+      of its S = --vis-density-steps densities (100 % .. 100/S %) only the
+      last is kept: at S = 2 (default) every other element, a 1-d strided
+      pattern once folded (the 100 % column folds to one contiguous chunk:
+      not the optimizer's loop nest, not kept; the paper's 25 %: S = 4,
+      twice the time).  Each stage twice: STAGEPORT_VIS_OPT=on and =off
+      (STAGEPORT_VIS unset: auto); a real conduit once (its own
+      optimizer).  Plotted: bandwidth per D, on against off, and the
+      speedup time(off) / time(on).  Beside it, one run per column of
+      sections A and C (vector and indexed put, the same elements, sizes
+      and density; the paper's Fig. 5 has the indexed series), for the
+      comparison with the real conduits.
+  Fig. 6 (NP-AM packing), --figs 6: testvisperf -sl 3 -mincontig 64
+      -maxcontig 64 -mindata 128 -maxdata MAX -densitysteps S T E on 2
+      processes across two emulated hosts (as Fig. 3; on one host when
+      they are unavailable -- the output says so): 3-d strided puts of
+      64-byte elements (the paper's) with the pieces packed into AM
+      Mediums (STAGEPORT_VIS=ampipe), NP-AM (STAGEPORT_NP=native: into the
+      Core's own send memory) against FP-AM (STAGEPORT_NP=reference: into
+      a buffer the Core copies at injection), on the stages whose Core
+      lends its send memory (ucx, ucx-mpi, portals, firehose; on mpi and
+      hybrid the two are one copy); a real conduit once (its own
+      mechanism, under NP).  Plotted: bandwidth and NP/FP.
 
 Every column and variant runs once per repetition, alternating, through
 compare.py's runner (compare.run_reps: the progress line, the retry of a run
@@ -72,7 +101,17 @@ tables, and the claims (claim, measured value, verdict):
     shown beside them: a conduit that never refuses gains nothing);
   - across emulated hosts the specialized local completion gets at least
     the reference's bandwidth at every size from 8 to 64 KiB (seed 003:
-    up to 32 % more), on the stages whose Puts are not over AMs.
+    up to 32 % more), on the stages whose Puts are not over AMs;
+  - the FADD claims of Table 1 and Fig. 4 (bench/report.py's S003_CLAIMS);
+  - the stride optimizer makes the 8-d strided put at least 2x and the
+    32-d one at least 4x faster, on every stage (the median over the
+    sizes of time(off) / time(on); seed 003: 2.6x and 3.9x on average);
+  - NP-AM packing is at least as fast as FP-AM packing (the median over
+    the sizes of the bandwidth ratio, across the emulated hosts when they
+    ran) on ucx, ucx-mpi, portals, firehose;
+  - on ucx and portals the strided put (every D, optimizer on) and the
+    indexed put get at least the real ucx-conduit's bandwidth (the median
+    over the sizes; not measurable without --gasnet).
 
 Usage (from the top of the source tree, after scripts/build.sh BUILDDIR):
 
@@ -80,13 +119,15 @@ Usage (from the top of the source tree, after scripts/build.sh BUILDDIR):
     python3 bench/seed003.py --builddir _build                # the full run (hours: see --help)
     python3 bench/seed003.py --builddir _build --quick --gasnet /work/ext/gasnet-inst
     python3 bench/seed003.py --builddir _build --figs 1 --stages ucx,portals --reps 9
+    python3 bench/seed003.py --builddir _build --figs 5,6 --stages mpi,ucx,portals,firehose --gasnet /work/ext/gasnet-inst
     python3 bench/report.py results/seed003-<timestamp>       # the report again
     make -C _build/bench seed003-quick                        # the same as the first line
 
 Output directory (default results/seed003-<timestamp>/): raw.csv,
 summary.json, table.txt, log.txt, report.md, report.html, claims.csv,
 plots/ -- as compare.py's (its --help), the CSV's size column being the
-process count N for the testimm tests.  Exit status: 0 when every run
+process count N for the testimm tests and the payload bytes per operation
+for testvisperf's (its iterations 0: testvisperf sizes its own count).  Exit status: 0 when every run
 succeeded, 1 when some build or run failed (the others are still
 reported), 2 on bad usage.
 """
@@ -111,7 +152,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 STAGE_ORDER = ["mpi", "ucx", "ucx-mpi", "hybrid", "portals", "firehose"]
 PTL_STAGES = ("portals", "firehose")  # Fig. 3 also in ptl's host mode (columns <stage>-host)
-PROGRAMS = {1: "testam", 2: "testimm", 3: "testsmall", 4: "testfaddperf"}
+PROGRAMS = {1: "testam", 2: "testimm", 3: "testsmall", 4: "testfaddperf", 5: "testvisperf", 6: "testvisperf"}
+# Fig. 6: the stages whose Core lends its own send memory to a negotiated-payload
+# Medium (on mpi and hybrid NP-AM and FP-AM are the same copy)
+NATIVE_NP = ("ucx", "ucx-mpi", "portals", "firehose")
 
 # ---------------------------------------------------------------- tests
 # Fig. 1: one test per testam variant (size: payload bytes; value: round trip)
@@ -123,6 +167,20 @@ LC_TESTS = {("native", False): "s003-lc", ("reference", False): "s003-lcref",
             ("native", True): "s003-lc-emu", ("reference", True): "s003-lcref-emu"}
 # Fig. 4 / Table 1: STAGEPORT_AD_IMPL (None: the stage's own choice) -> test suffix
 AD_IMPLS = {None: "", "reference": "-ref"}
+# Figs. 5 and 6 (testvisperf): the element (contiguous piece) and smallest payload
+# sizes of seed 003's methodology -- Fig. 5 8-byte, Fig. 6 64-byte elements
+VIS_CONTIG = {5: 8, 6: 64}
+VIS_MINDATA = {5: 16, 6: 128}
+# Fig. 5's second run per column: testvisperf sections -> test (size: payload bytes)
+VIS_VI_SECTIONS = {"A": "s003-vis-vput", "C": "s003-vis-iput"}
+# Fig. 6: (STAGEPORT_NP, across emulated hosts) -> test (STAGEPORT_VIS=ampipe)
+VIS_AM_TESTS = {("native", False): "s003-vis-npam", ("reference", False): "s003-vis-fpam",
+                ("native", True): "s003-vis-npam-emu", ("reference", True): "s003-vis-fpam-emu"}
+
+
+def vis_strided_test(d, opt):
+    """Fig. 5: the D-dimensional strided put, stride optimizer on or off."""
+    return "s003-vis-s%d-%s" % (d, "opt" if opt else "noopt")
 
 
 def block_label(spec):
@@ -137,7 +195,7 @@ def imm_tests(label):
     return "s003-imm-%s-static" % label, "s003-imm-%s-imm" % label
 
 
-def register_tests(blocks=("1", "5", "M")):
+def register_tests(blocks=("1", "5", "M"), vis_sl=(3, 8, 32)):
     """The seed 003 tests in compare.TESTS (titles and kinds: the tables)
     and SIZE_HEADING (testimm's size column is N)."""
     t = compare.TESTS
@@ -169,6 +227,26 @@ def register_tests(blocks=("1", "5", "M")):
                                   % what)
         compare.SIZE_HEADING["s003-ad-lat" + sfx] = compare.SIZE_HEADING["s003-ad-tput" + sfx] = "bits"
         compare.SIZE_HEADING["s003-ad-hot" + sfx] = "N"
+    for d in vis_sl:
+        t[vis_strided_test(d, True)] = (
+            "bw", "testvisperf -sl %d E: %d-d strided put of 8-byte elements (folds to one strided dimension), "
+                  "stride optimizer on (STAGEPORT_VIS_OPT=on; a real conduit: its own), one host (seed 003 Fig. 5; "
+                  "size = payload bytes)" % (d, d))
+        t[vis_strided_test(d, False)] = ("bw", "the same %d-d strided put, stride optimizer off (STAGEPORT_VIS_OPT=off)"
+                                         % d)
+    t["s003-vis-vput"] = ("bw", "testvisperf A: vector put (gex_VIS_VectorPutNBI), 8-byte elements, one host "
+                                "(size = payload bytes)")
+    t["s003-vis-iput"] = ("bw", "testvisperf C: indexed put (gex_VIS_IndexedPutNBI), 8-byte elements, one host "
+                                "(seed 003 Fig. 5's Indexed series)")
+    for emu in (False, True):
+        where = "across two emulated hosts (TCP)" if emu else "one host"
+        t[VIS_AM_TESTS[("native", emu)]] = (
+            "bw", "testvisperf -sl 3 E: 3-d strided put of 64-byte elements packed into AM Mediums "
+                  "(STAGEPORT_VIS=ampipe), NP-AM: packed in the Core's send memory (STAGEPORT_NP=native; a real "
+                  "conduit: its own mechanism), %s (seed 003 Fig. 6)" % where)
+        t[VIS_AM_TESTS[("reference", emu)]] = (
+            "bw", "the same with FP-AM packing: a buffer the Core copies at injection (STAGEPORT_NP=reference), %s"
+                  % where)
 
 
 register_tests()
@@ -186,6 +264,10 @@ RE_LC = re.compile(r"^F:\s*\d+\s+-\s+(\d+) byte :\s+(\d+) iters, throughput\s+([
 RE_AD_LAT = re.compile(r"^[A-Z]:\s*\d+ :\s*(\d+) iters, latency\s+\d+ us total,\s+([\d.]+) us ave\. "
                        r"\((U32|U64) FADD latency\)")
 RE_AD_TPUT = re.compile(r"^[A-Z]:\s*\d+ :\s*(\d+) iters, throughput\s+([\d.]+) ops/sec \((U32|U64) FADD throughput\)")
+# testvisperf: "E: STRIDED PUT CONTIGSZ = 8", " density:     100%      50%", then rows
+# "      16:    1.234    0.567" (2 processes: no "P0: " prefix; MiB/s, "-" where skipped)
+RE_VIS_SECTION = re.compile(r"^([A-Z]): (?:VECTOR|INDEXED|STRIDED) (?:PUT|GET) CONTIGSZ = (\d+)")
+RE_VIS_ROW = re.compile(r"^\s*(\d+):((?:\s+(?:[\d.]+|-))+)\s*$")
 # what the programs say about the conduit (kept in summary.json's headers)
 RE_HEADER = re.compile(r"^(=====>|\s*gex_AM_LUB|\s*active rank issues|[A-Za-z]+ conduit: |.*Test skipped)")
 
@@ -248,6 +330,28 @@ def parse_hot(out, r):
     if len(tput) != r.np or sum(tput) <= 0:
         return []
     return [row(r.column, "s003-ad-hot" + r.sfx, r.np, r.iters * r.np, 1e6 / sum(tput))]
+
+
+def parse_vis(out, r):
+    """testvisperf: the lowest-density column (the last: 100/densitysteps %)
+    of every row of the sections the runner names (r.sections: letter ->
+    test); MiB/s -> usec per operation.  Iterations 0: testvisperf sizes its
+    own count (about r.vis_time seconds per value)."""
+    rows, test = [], None
+    for line in out.splitlines():
+        m = RE_VIS_SECTION.match(line)
+        if m:
+            test = r.sections.get(m.group(1))
+            continue
+        m = RE_VIS_ROW.match(line)
+        if not test or not m:
+            continue
+        vals = m.group(2).split()
+        if len(vals) != r.density_steps or vals[-1] == "-" or float(vals[-1]) <= 0:
+            continue
+        n = int(m.group(1))
+        rows.append(row(r.column, test, n, 0, n / (float(vals[-1]) * 2**20) * 1e6))
+    return rows
 
 
 # ---------------------------------------------------------------- runners
@@ -354,6 +458,17 @@ class Column:
             ["-np", "2", self.prog(prog)] + args
 
 
+def vis_args(a, fig, sections, d=3):
+    """testvisperf's arguments for Fig. 5 (8-byte elements) or Fig. 6 (64-byte
+    elements): one element size, payloads from seed 003's smallest to
+    --vis-max, --vis-density-steps densities (the last, 100/steps %, is the
+    measurement: a strided pattern that folds to one dimension), about
+    --vis-time seconds per value (the '.' makes it a time, not a count)."""
+    return ["-sl", str(d), "-mincontig", str(VIS_CONTIG[fig]), "-maxcontig", str(VIS_CONTIG[fig]),
+            "-mindata", str(VIS_MINDATA[fig]), "-maxdata", str(a.vis_max), "-densitysteps", str(a.vis_density_steps),
+            "%.3f" % a.vis_time, sections]
+
+
 def make_runners(a, ctx, cols):
     out = []
     figs = a.figs
@@ -401,6 +516,38 @@ def make_runners(a, ctx, cols):
                     out.append(GexRunner("%s/hot%s-n%d" % (c.name, sfx, n), c.name, c.kind, "s003-ad-hot" + sfx,
                                          [c.launch(n, "testfaddperf", ["-S", str(a.ad_iters), "F"])], env,
                                          parse_hot, a.ad_iters, "hot/%s/%d" % (c.name, n), sfx=sfx, np=n))
+    if 5 in figs:
+        vis = dict(density_steps=a.vis_density_steps, vis_time=a.vis_time)
+        for c in (c for c in cols if c.runs(5)):
+            for d in a.vis_sl:
+                for opt in (True, False):
+                    if not opt and c.kind != "stage":
+                        continue  # a real conduit has one implementation (its optimizer)
+                    test = vis_strided_test(d, opt)
+                    env = c.env(STAGEPORT_VIS_OPT="on" if opt else "off")
+                    out.append(GexRunner("%s/vis-s%d-%s" % (c.name, d, "opt" if opt else "noopt"), c.name, c.kind,
+                                         test, [c.launch(2, "testvisperf", vis_args(a, 5, "E", d))], env, parse_vis,
+                                         0, "vis-s%d/%s" % (d, c.name), sections={"E": test}, **vis))
+            # vector and indexed put (sections A, C: -sl does not matter), the stage's defaults
+            out.append(GexRunner("%s/vis-vi" % c.name, c.name, c.kind, "s003-vis-vput",
+                                 [c.launch(2, "testvisperf", vis_args(a, 5, "".join(VIS_VI_SECTIONS)))], c.env(),
+                                 parse_vis, 0, "vis-vi/" + c.name, sections=VIS_VI_SECTIONS, **vis))
+    if 6 in figs:
+        emu = a.emu_ok
+        vis = dict(density_steps=a.vis_density_steps, vis_time=a.vis_time)
+        for c in (c for c in cols if c.runs(6) and (c.kind != "stage" or c.conduit in NATIVE_NP)):
+            for np_knob in ("native", "reference"):
+                if np_knob == "reference" and c.kind != "stage":
+                    continue  # a real conduit runs once: its own mechanism
+                test = VIS_AM_TESTS[(np_knob, emu)]
+                args = vis_args(a, 6, "E", 3)
+                env = c.env(STAGEPORT_VIS="ampipe", STAGEPORT_NP=np_knob)
+                if emu:
+                    env.update(EMU_HOSTS="2", EMU_PPN="1", LOGDIR=os.path.join(ctx.outdir, "emuhosts-logs"))
+                out.append(GexRunner("%s/%s" % (c.name, test[5:]), c.name, c.kind, test,
+                                     [c.emu_launch("testvisperf", args) if emu else c.launch(2, "testvisperf", args)],
+                                     env, parse_vis, 0, ("visam-emu/" if emu else "visam/") + c.name,
+                                     sections={"E": test}, **vis))
     if 2 in figs:
         for n in a.imm_np:
             m = max(1, a.imm_total // (n - 1))
@@ -478,8 +625,8 @@ def emu_check(a):
     """(usable, why not) for the emulated hosts."""
     if not a.emu:
         return False, "--no-emu"
-    if 3 not in a.figs:
-        return False, "Fig. 3 not selected"
+    if 3 not in a.figs and 6 not in a.figs:
+        return False, "neither Fig. 3 nor Fig. 6 selected"
     if os.geteuid() != 0:
         return False, "not root (scripts/emuhosts.sh needs network namespaces)"
     if not shutil.which("ip") or not shutil.which("unshare"):
@@ -495,9 +642,10 @@ def emu_command(ctx, what):
 
 # ---------------------------------------------------------------- main
 QUICK = {"reps": 3, "am_iters": 2000, "imm_np": "4", "imm_total": 2000, "lc_iters": 2000, "lc_budget": "128M",
-         "ad_iters": 2000, "ad_np": "2,4,8", "timeout": 180}
+         "ad_iters": 2000, "ad_np": "2,4,8", "vis_time": 0.02, "vis_max": "64K", "timeout": 180}
 FULL = {"reps": 5, "am_iters": 50000, "imm_np": "3,4,5,6,7,8", "imm_total": 20000, "lc_iters": 50000,
-        "lc_budget": "4G", "ad_iters": 10000, "ad_np": "2,4,8,16,32,64", "timeout": 900}
+        "lc_budget": "4G", "ad_iters": 10000, "ad_np": "2,4,8,16,32,64", "vis_time": 0.5, "vis_max": "2M",
+        "timeout": 900}
 
 
 def parse_args(argv):
@@ -510,8 +658,8 @@ def parse_args(argv):
                "repetitions: 2-3 hours (narrow it with --imm-np, --figs)."
                % (", ".join("%s %s" % kv for kv in FULL.items()), ", ".join("%s %s" % kv for kv in QUICK.items())))
     ap.add_argument("--quick", action="store_true", help="the short run (defaults below)")
-    ap.add_argument("--figs", default="1,2,3,4", help="figures to measure (default 1,2,3,4; 4 is Fig. 4 and "
-                    "Table 1)")
+    ap.add_argument("--figs", default="1,2,3,4,5,6", help="figures to measure (default 1,2,3,4,5,6; 4 is Fig. 4 "
+                    "and Table 1, 5 is Fig. 5 and the vector/indexed put bandwidth)")
     ap.add_argument("--stages", help="comma-separated stages (default: every stage of the installation)")
     ap.add_argument("--builddir", help="stageport build tree (its top, or its bench/ directory; default: "
                     "./_build, or the build tree this script is run from)")
@@ -539,8 +687,17 @@ def parse_args(argv):
     ap.add_argument("--lc-max", default="2M", help="Fig. 3: largest size (default 2M)")
     ap.add_argument("--ad-iters", type=int, help="Fig. 4 / Table 1: testfaddperf iterations (its default: 10000)")
     ap.add_argument("--ad-np", help="Fig. 4: process counts (the paper: up to 64 and more; default 2,4,8,16,32,64)")
+    ap.add_argument("--vis-sl", default="3,8,32", help="Fig. 5: dimensions D of the strided descriptions "
+                    "(testvisperf -sl D; default 3,8,32 as the paper)")
+    ap.add_argument("--vis-time", type=float, help="Figs. 5, 6: seconds testvisperf spends on each value (its "
+                    "ITERS given as a time; the paper: 0.5)")
+    ap.add_argument("--vis-max", help="Figs. 5, 6: largest payload per operation (testvisperf -maxdata; the "
+                    "paper: 2M)")
+    ap.add_argument("--vis-density-steps", type=int, default=2, help="Figs. 5, 6: testvisperf -densitysteps; "
+                    "the last density, 100/STEPS %%, is measured (default 2: 50 %%; the paper's 25 %%: 4, twice "
+                    "the time)")
     ap.add_argument("--no-emu", dest="emu", action="store_false",
-                    help="Fig. 3 on this host only (without root it is anyway)")
+                    help="Figs. 3 and 6 on this host only (without root they are anyway)")
     ap.add_argument("--timeout", type=int, help="seconds per run before it is killed (a hang is a failed run)")
     ap.add_argument("--retries", type=int, default=2, help="reruns of a run disturbed by other load (compare.py's)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="S",
@@ -549,7 +706,8 @@ def parse_args(argv):
     ap.add_argument("--no-report", dest="report", action="store_false", help="tables only (no bench/report.py)")
     a = ap.parse_args(argv)
     d = QUICK if a.quick else FULL
-    for k in ("reps", "am_iters", "imm_np", "imm_total", "lc_iters", "lc_budget", "ad_iters", "ad_np", "timeout"):
+    for k in ("reps", "am_iters", "imm_np", "imm_total", "lc_iters", "lc_budget", "ad_iters", "ad_np", "vis_time",
+              "vis_max", "timeout"):
         if getattr(a, k) is None:
             setattr(a, k, d[k])
     try:
@@ -558,17 +716,23 @@ def parse_args(argv):
         a.ad_np = sorted({int(n) for n in str(a.ad_np).split(",") if n})
         a.am_max = parse_size(a.am_max)
         a.lc_budget, a.lc_min, a.lc_max = parse_size(a.lc_budget), parse_size(a.lc_min), parse_size(a.lc_max)
+        a.vis_sl = [int(d) for d in a.vis_sl.split(",") if d]
+        a.vis_max = parse_size(str(a.vis_max))
     except ValueError as e:
         ap.error(str(e))
     a.imm_blocks = [b for b in a.imm_blocks.split(",") if b]
     if (not a.figs or any(f not in PROGRAMS for f in a.figs) or any(n < 2 for n in a.imm_np) or a.reps < 1
             or any(b != "M" and not (b.isdigit() and int(b) > 0) for b in a.imm_blocks) or a.lc_min < 1
             or a.lc_max < a.lc_min or a.am_iters < 1 or a.lc_iters < 1 or a.imm_total < 1 or a.ad_iters < 1
-            or any(n < 2 or n % 2 for n in a.ad_np)):
-        ap.error("bad --figs (1,2,3,4) / --imm-np (2 and more) / --imm-blocks (positive numbers or M) / "
-                 "--ad-np (even, 2 and more: testfaddperf skips odd counts) / --reps / sizes / iterations")
+            or any(n < 2 or n % 2 for n in a.ad_np) or not a.vis_sl or any(d < 1 for d in a.vis_sl)
+            or len(set(a.vis_sl)) != len(a.vis_sl) or a.vis_time <= 0 or a.vis_density_steps < 2
+            or a.vis_max < max(VIS_MINDATA.values())):
+        ap.error("bad --figs (1-6) / --imm-np (2 and more) / --imm-blocks (positive numbers or M) / "
+                 "--ad-np (even, 2 and more: testfaddperf skips odd counts) / --vis-sl (distinct, 1 and more) / "
+                 "--vis-time (above 0) / --vis-density-steps (2 and more) / --vis-max (128 and more) / --reps / "
+                 "sizes / iterations")
     a.gasnet_conduits = [c for c in a.gasnet_conduits.split(",") if c]
-    register_tests(a.imm_blocks)
+    register_tests(a.imm_blocks, a.vis_sl)
     return a
 
 
@@ -650,14 +814,17 @@ def main(argv):
     print("seed003.py: %s; %d reps x %d runs; figures %s; columns %s; output %s"
           % (platform.node(), a.reps, len(runners), ",".join(map(str, a.figs)), " ".join(c.name for c in cols),
              ctx.outdir), flush=True)
-    if 3 in a.figs and not a.emu_ok:
-        print("seed003.py: Fig. 3 on this host only: %s" % emu_why)
+    for f in (3, 6):
+        if f in a.figs and not a.emu_ok:
+            print("seed003.py: Fig. %d on this host only: %s" % (f, emu_why))
     if a.emu_ok:
         err = emu_command(ctx, "setup")
         if err:
             ctx.fail("scripts/emuhosts.sh setup failed: %s" % err)
             a.emu_ok, emu_why = False, "scripts/emuhosts.sh setup failed (log.txt)"
-            runners = [r for r in runners if not r.test or not r.test.endswith("-emu")]
+            runners = make_runners(a, ctx, cols)  # (Fig. 3 on one host only, Fig. 6 on one host instead)
+            if 6 in a.figs:
+                print("seed003.py: Fig. 6 on this host only: %s" % emu_why)
     try:
         samples, _, raw, columns, loads = compare.run_reps(runners, ctx, a, t_start)
     finally:
@@ -684,6 +851,10 @@ def main(argv):
                 "lc_iters": a.lc_iters, "lc_budget": a.lc_budget, "lc_bands": lc_bands(a),
                 "emu": {"ran": a.emu_ok, "why": emu_why},
                 "ad_iters": a.ad_iters, "ad_np": a.ad_np,
+                "vis_sl": a.vis_sl, "vis_time": a.vis_time, "vis_max": a.vis_max,
+                "vis_density_steps": a.vis_density_steps, "vis_native_np": list(NATIVE_NP),
+                "vis_args": {"5": shlex.join(vis_args(a, 5, "E", "D")), "vi": shlex.join(vis_args(a, 5, "AC")),
+                             "6": shlex.join(vis_args(a, 6, "E", 3))},
                 "titles": {t: compare.TESTS[t] for t in compare.TESTS if t.startswith("s003-")},
             },
         },
