@@ -610,7 +610,7 @@ def write(outdir, summary):
 
 
 # ---------------------------------------------------------------- seed 003 (bench/seed003.py)
-# Figures 1-4 and Table 1 of seed 003, measured with GASNet-EX's own test
+# Figures 1-6 and Table 1 of seed 003, measured with GASNet-EX's own test
 # programs (testam, testimm, testsmall, testfaddperf); bench/seed003.py runs
 # them, write() sends its summaries (meta.kind "seed003") here.
 S003_FIGURES = [
@@ -620,6 +620,11 @@ S003_FIGURES = [
                      "local completion"),
     ("s003-fig4-hot", "Seed 003 Fig. 4: every process FADDs one counter on rank 0, aggregate throughput, "
                       "specialized vs reference remote atomics"),
+    ("s003-fig5-vis", "Seed 003 Fig. 5: strided put bandwidth, D-d descriptions that fold to one dimension, stride "
+                      "optimizer on vs off (one host)"),
+    ("s003-fig5-vis-speedup", "Seed 003 Fig. 5: the stride optimizer's speedup, time(off) / time(on)"),
+    ("s003-fig6-visam", "Seed 003 Fig. 6: strided put packed into AM Mediums, NP-AM vs FP-AM packing"),
+    ("s003-vis-vi", "Vector, indexed and strided put bandwidth (testvisperf, one host), stages and real conduits"),
 ]
 BLOCK_NAME = {"cyclic": "Cyclic (B=1)", "full": "Full Block (B=M)"}
 # the stages whose Puts are not AMs (the Fig. 3 claim's)
@@ -659,6 +664,33 @@ S003_CLAIMS = [
      "source": "seed 003 Fig. 4 (Aries: the reference's throughput falls as processes are added, the "
                "specialized one keeps rising); issue 34",
      "columns": ("ucx", "portals", "firehose"), "np": 16, "need": 2.0},
+]
+S003_VIS_STAGES = ("mpi", "ucx", "ucx-mpi", "hybrid", "portals", "firehose")
+S003_CLAIMS += [
+    {"id": "visopt8",
+     "claim": "The stride optimizer makes the 8-d strided put (a description that folds to one strided dimension) "
+              "at least 2x faster (median over the sizes of time(off) / time(on), one host)",
+     "source": "seed 003 Fig. 5 (Cori-II, one node: 2.6x on average at 8-d, against GASNet-1's VIS); issue 35",
+     "columns": S003_VIS_STAGES, "always": ("mpi", "ucx", "portals"), "d": 8, "need": 2.0},
+    {"id": "visopt32",
+     "claim": "The stride optimizer makes the 32-d strided put (a description that folds to one strided dimension) "
+              "at least 4x faster (median over the sizes of time(off) / time(on), one host)",
+     "source": "seed 003 Fig. 5 (3.9x on average at 32-d, up to 8.6x); issue 35",
+     "columns": S003_VIS_STAGES, "always": ("mpi", "ucx", "portals"), "d": 32, "need": 4.0},
+    {"id": "visnp",
+     "claim": "A strided put packed into AM Mediums is at least as fast with NP-AM packing (into the Core's send "
+              "memory) as with FP-AM packing (a buffer copied at injection): median over the sizes of "
+              "bandwidth(NP) / bandwidth(FP), across hosts",
+     "source": "seed 003 Fig. 6 (Aries: NP-AM 6.2 % faster than FP-AM on average); issue 35",
+     "columns": ("ucx", "ucx-mpi", "portals", "firehose"), "always": ("ucx", "portals"), "need": 1.0},
+    {"id": "visreal-s",
+     "claim": "testvisperf's strided put bandwidth (every D measured, optimizer on) is at least the real GASNet-EX "
+              "ucx-conduit's (median over the sizes of the bandwidth ratio, at every D)",
+     "source": "issue 35", "columns": ("ucx", "portals"), "test": "strided", "need": 1.0},
+    {"id": "visreal-i",
+     "claim": "testvisperf's indexed put bandwidth is at least the real GASNet-EX ucx-conduit's (median over the "
+              "sizes of the bandwidth ratio)",
+     "source": "issue 35", "columns": ("ucx", "portals"), "test": "s003-vis-iput", "need": 1.0},
 ]
 # why a hot spot on this VM cannot scale (the Fig. 4 notes)
 S003_HOT_NOTE = ("the VM has 2 cores: past 2 processes they are oversubscribed, so an aggregate throughput cannot "
@@ -744,6 +776,49 @@ def s003_hot(by, col):
         cur[k], cur[k + 2] = 1.0 / r["median_usec"], (1.0 / r["max_usec"], 1.0 / r["min_usec"])
         out[int(n)] = tuple(cur)
     return out
+
+
+def s003_vis_ratio(by, col, test, ref_col, ref_test):
+    """{size: (time(ref) / time(col), noisy)}: above 1, col's bandwidth is
+    higher (testvisperf: the same bytes per operation)."""
+    out = {}
+    for (c, t, n), r in by.items():
+        if c != col or t != test or r["median_usec"] <= 0:
+            continue
+        rr = by.get((ref_col, ref_test, n))
+        if rr and rr["median_usec"] > 0:
+            out[n] = (rr["median_usec"] / r["median_usec"], max(r["spread"], rr["spread"]) > NOISY_SPREAD)
+    return out
+
+
+def s003_vis_text(sp, test):
+    """'median 2.31x, mean 2.40x over 13 sizes (16 B to 64 KiB); lowest 1.10x at
+    16 B, highest 4.20x at 64 KiB' for a {size: (ratio, noisy)}."""
+    v = [x[0] for x in sp.values()]
+    lo, hi = min(sp, key=lambda n: sp[n][0]), max(sp, key=lambda n: sp[n][0])
+    return ("median %.2fx, mean %.2fx over %d sizes (%s to %s); lowest %.2fx at %s, highest %.2fx at %s%s"
+            % (statistics.median(v), statistics.mean(v), len(v), size_text(test, min(sp)), size_text(test, max(sp)),
+               sp[lo][0], size_text(test, lo), sp[hi][0], size_text(test, hi),
+               "; some values are noisy (~)" if any(x[1] for x in sp.values()) else ""))
+
+
+def s003_vis_am(by, col):
+    """Fig. 6: ({size: (NP/FP, noisy)}, across emulated hosts?) -- across
+    the emulated hosts when they ran, else on one host."""
+    sp = s003_vis_ratio(by, col, "s003-vis-npam-emu", col, "s003-vis-fpam-emu")
+    if sp:
+        return sp, True
+    return s003_vis_ratio(by, col, "s003-vis-npam", col, "s003-vis-fpam"), False
+
+
+def s003_bw_points(by, col, test):
+    """[(size, MB/s median, lowest, highest)] of one column and test."""
+    pts = []
+    for (c, t, n), r in sorted(by.items()):
+        if c == col and t == test and r["median_usec"] > 0 and r["min_usec"] > 0:
+            mb = lambda u: n / u * 1e6 / 2**20  # noqa: E731
+            pts.append((n, mb(r["median_usec"]), mb(r["max_usec"]), mb(r["min_usec"])))
+    return pts
 
 
 def s003_labels(meta):
@@ -840,6 +915,44 @@ def s003_tables(summary):
                                     for c, k in heads])
         tables.append(("Fig. 4: testfaddperf -S, every process FADDs one U64 counter on rank 0: aggregate "
                        "throughput, millions of operations per second (%s)" % S003_HOT_NOTE, rows))
+    # Figs. 5 and 6, and the real conduits' VIS: ratio tables (the bandwidths: the medians of every test)
+    s3 = meta.get("seed003", {})
+
+    def ratio_table(heading, sps):
+        """sps: [(column heading, {size: (ratio, noisy)})]; rows per size, then the median and mean."""
+        sps = [(h, sp) for h, sp in sps if sp]
+        if not sps:
+            return
+        sizes = sorted({n for _, sp in sps for n in sp})
+        rows = [["size"] + [h for h, _ in sps]]
+        for n in sizes:
+            rows.append([fmt_size(n)] + ["-" if n not in sp else "%.2f%s" % (sp[n][0], "~" if sp[n][1] else "")
+                                         for _, sp in sps])
+        for what, f in (("median", statistics.median), ("mean", statistics.mean)):
+            rows.append([what] + ["%.2f" % f([x[0] for x in sp.values()]) for _, sp in sps])
+        tables.append((heading, rows))
+
+    for d in s3.get("vis_sl", []):
+        ratio_table("Fig. 5, D=%d: testvisperf -sl %d E, strided put of 8-byte elements (%s %% density), one host: "
+                    "time(optimizer off) / time(on) per stage (above 1: the optimizer is faster; "
+                    "~: a noisy median)" % (d, d, 100 // max(1, s3.get("vis_density_steps", 2))),
+                    [(c, s003_vis_ratio(by, c, "s003-vis-s%d-opt" % d, c, "s003-vis-s%d-noopt" % d)) for c in cols])
+    am = {c: s003_vis_am(by, c) for c in cols}
+    for emu in (True, False):
+        ratio_table("Fig. 6: testvisperf -sl 3 E with STAGEPORT_VIS=ampipe, 64-byte elements, %s: bandwidth(NP-AM) "
+                    "/ bandwidth(FP-AM) per stage (NP: STAGEPORT_NP=native, FP: =reference; above 1: NP faster)"
+                    % ("across two emulated hosts (TCP)" if emu else "one host"),
+                    [(c, am[c][0]) for c in cols if am[c][1] == emu])
+    for ref in ("gasnet-ucx", "gasnet-mpi"):
+        if ref not in cols:
+            continue
+        stages = [c for c in cols if not c.startswith("gasnet-")]
+        tests = [("vector put", "s003-vis-vput"), ("indexed put", "s003-vis-iput")]
+        tests += [("strided put D=%d, optimizer on" % d, "s003-vis-s%d-opt" % d) for d in s3.get("vis_sl", [])]
+        sps = [("%s %s" % (c, what.split(",")[0].replace(" put", "")), s003_vis_ratio(by, c, t, ref, t))
+               for what, t in tests for c in stages]
+        ratio_table("testvisperf on one host, 8-byte elements: bandwidth(stage) / bandwidth(%s) (above 1: the "
+                    "stage is faster), vector (A), indexed (C) and strided (E, every D) put" % ref, sps)
     return tables
 
 
@@ -883,7 +996,9 @@ def s003_claims(summary):
     for c in S003_CLAIMS:
         # every stage the claim concerns (one that did not run says why not), then the real conduits
         cols = list(c["columns"])
-        cols += [] if c["id"] == "lc" else reals
+        cols += [] if c["id"] == "lc" or c["id"].startswith("vis") else reals
+        if "always" in c:  # (the claim's other stages only when they ran)
+            cols = [col for col in cols if col in c["always"] or col in ran]
         for col in cols:
             real = col.startswith("gasnet-")
             note = "; a real conduit, shown for comparison" if real else ""
@@ -905,6 +1020,8 @@ def s003_claims(summary):
                              ("met" if ok else "the worst is %s at %s" % (speed_text(1 / worst), size_text(
                                  "s003-am-np", min(sel, key=sel.get))))) +
                         ("; some values are noisy (~)" if any(noisy.get(n) for n in sel) else "") + note)
+            elif c["id"].startswith("vis"):
+                row.update(s003_vis_claim(c, col, by, s3, absent))
             elif c["id"] in ("adlat", "adtput", "hot"):
                 if real:
                     continue  # (a real conduit has one implementation: Table 1 shows it)
@@ -974,6 +1091,73 @@ def s003_claims(summary):
                                (S003_LC_OFFLOAD % col if col in ("portals", "firehose") and not ok else ""))
             rows.append(row)
     return rows
+
+
+def s003_vis_claim(c, col, by, s3, absent):
+    """The Fig. 5 / Fig. 6 / real-conduit VIS claims for one column: {reference,
+    measured, verdict, why}.  Every rule: the median over the measured sizes
+    of a bandwidth ratio (time(reference) / time(column)) at least c["need"]
+    (0.5 % tolerance, as the other claims); seed 003 reports averages, the
+    mean is shown beside it."""
+    figs = s3.get("figs", [])
+    tol = 0.995
+
+    def verdict(med):
+        return "holds" if med >= c["need"] * tol else "does not hold"
+
+    if c["id"].startswith("visopt"):
+        d = c["d"]
+        test = "s003-vis-s%d-opt" % d
+        out = {"reference": col + " (STAGEPORT_VIS_OPT=off)"}
+        sp = s003_vis_ratio(by, col, test, col, "s003-vis-s%d-noopt" % d)
+        if not sp:
+            why = absent(col, 5, "testvisperf -sl %d" % d)
+            if 5 in figs and d not in s3.get("vis_sl", [d]):
+                why = "D=%d not measured in this run (--vis-sl)" % d
+            return dict(out, measured="-", verdict="not measurable here", why=why)
+        med = statistics.median(x[0] for x in sp.values())
+        return dict(out, measured="time(off) / time(on): " + s003_vis_text(sp, test), verdict=verdict(med),
+                    why="needs a median of at least %.1fx over the sizes; %s" % (
+                        c["need"], "met" if verdict(med) == "holds" else "%.2fx" % med))
+    if c["id"] == "visnp":
+        out = {"reference": col + " FP-AM (STAGEPORT_NP=reference)"}
+        sp, emu = s003_vis_am(by, col)
+        if not sp:
+            return dict(out, measured="-", verdict="not measurable here",
+                        why=absent(col, 6, "testvisperf with STAGEPORT_VIS=ampipe"))
+        med = statistics.median(x[0] for x in sp.values())
+        e = s3.get("emu", {})
+        where = "across two emulated hosts" if emu else "on one host only (not run across emulated hosts: %s)" % (
+            e.get("why", "?"))
+        return dict(out, measured="bandwidth(NP) / bandwidth(FP), %s: %s" % (
+            "across hosts" if emu else "one host", s003_vis_text(sp, "s003-vis-npam")), verdict=verdict(med),
+            why="needs a median of at least 1.00 over the sizes; %s; measured %s" % (
+                "met" if verdict(med) == "holds" else "%.3f" % med, where))
+    # visreal-*: against the real ucx-conduit
+    ref = "gasnet-ucx"
+    out = {"reference": ref}
+    if c["test"] == "strided":
+        tests = [(d, "s003-vis-s%d-opt" % d) for d in s3.get("vis_sl", [])]
+    else:
+        tests = [(None, c["test"])]
+    per = [(d, t, s003_vis_ratio(by, col, t, ref, t)) for d, t in tests]
+    per = [(d, t, sp) for d, t, sp in per if sp]
+    if not per:
+        if 5 in figs and not any(k[0] == ref for k in by):
+            why = absent(ref, 5, "testvisperf")
+            return dict(out, measured="not measured", verdict="not measurable here",
+                        why="the real GASNet-EX ucx-conduit was not measured in this run: %s (seed003.py --gasnet "
+                            "PREFIX)" % why)
+        return dict(out, measured="-", verdict="not measurable here", why=absent(col, 5, "testvisperf"))
+    meds = [(d, statistics.median(x[0] for x in sp.values())) for d, _, sp in per]
+    worst = min(m for _, m in meds)
+    measured = "; ".join(("D=%d: " % d if d else "") + s003_vis_text(sp, t) for d, t, sp in per)
+    missing = [d for d, t in tests if d and d not in [p[0] for p in per]]
+    return dict(out, measured="bandwidth(%s) / bandwidth(%s): %s" % (col, ref, measured), verdict=verdict(worst),
+                why="needs a median of at least 1.00 over the sizes%s; %s%s" % (
+                    " at every D" if c["test"] == "strided" else "",
+                    "met" if verdict(worst) == "holds" else "the lowest median is %.3f" % worst,
+                    "; D=%s not measured" % ",".join(map(str, missing)) if missing else ""))
 
 
 def s003_msg_len(meta, col):
@@ -1173,6 +1357,84 @@ def s003_figures(outdir, summary):
     names = sorted({s[0] for s in ser})
     out.append((fid, title, ", ".join(names) or None, plot_panels(outdir, fid, title, [panel], size=(1000, 720)),
                 None if names else panel["missing"]))
+
+    # Fig. 5: a panel per D, bandwidth against size, optimizer on solid, off dashed (a real conduit: its own)
+    vis_sl = s3.get("vis_sl") or [3, 8, 32]
+    dens = "%d %% density" % (100 // max(1, s3.get("vis_density_steps", 2)))
+    xs = sorted({n for (c, t, n) in by if t.startswith("s003-vis-")})
+    xtics = [(fmt_size(x), x) for x in xs]
+    bw_axes = {"xlabel": "payload per operation (bytes)", "ylabel": "MB/s, MB = 2{^20} (higher is better)",
+               "logx": 2, "logy": 1, "xtics": xtics}
+    panels, sp_panels = [], []
+    for d in vis_sl:
+        ser, sps = [], []
+        for c in cols:
+            for opt, dt in (("opt", 1), ("noopt", 2)):
+                pts = s003_bw_points(by, c, "s003-vis-s%d-%s" % (d, opt))
+                if pts:
+                    ser.append([c if c.startswith("gasnet-") else "%s %s" % (c, "on" if opt == "opt" else "off"),
+                                c, dt, pts])
+            sp = s003_vis_ratio(by, c, "s003-vis-s%d-opt" % d, c, "s003-vis-s%d-noopt" % d)
+            if sp:
+                pts = []
+                for n, (v, _) in sorted(sp.items()):
+                    on, off = by[(c, "s003-vis-s%d-opt" % d, n)], by[(c, "s003-vis-s%d-noopt" % d, n)]
+                    # the bar: the range of the repetitions' own ratios (on and off of one repetition ran in turn)
+                    per = ([f / o for f, o in zip(off["usec"], on["usec"]) if o > 0]
+                           if len(on["usec"]) == len(off["usec"]) else [v])
+                    pts.append((n, v, min(per + [v]), max(per + [v])))
+                sps.append([c, c, 1, pts])
+        missing = why_none(5, "testvisperf")
+        panels.append(dict(bw_axes, title="D=%d, 8-byte elements, %s" % (d, dens), series=ser, missing=missing))
+        sp_panels.append({"title": "D=%d" % d, "xlabel": "payload per operation (bytes)",
+                          "ylabel": "time(optimizer off) / time(on): above 1, the optimizer is faster",
+                          "logx": 2, "logy": 1, "xtics": xtics, "series": sps, "missing": missing,
+                          "hlines": [1] + [need for dd, need in ((8, 2.0), (32, 4.0)) if dd == d]})
+    for (fid, title), pl in ((S003_FIGURES[4], panels), (S003_FIGURES[5], sp_panels)):
+        names = sorted({s[0] for p in pl for s in p["series"]})
+        out.append((fid, title, ", ".join(names) or None,
+                    plot_panels(outdir, fid, title, pl, size=(520 * len(pl), 760)),
+                    None if names else pl[0]["missing"]))
+
+    # Fig. 6: bandwidth (NP solid, FP dashed; a real conduit: its own) | NP / FP
+    emu_note = s3.get("emu", {})
+    emu = any(t.endswith("-emu") and t.startswith("s003-vis-") for (c, t, n) in by)
+    sfx = "-emu" if emu else ""
+    where = "across two emulated hosts (TCP)" if emu else "one host"
+    missing = why_none(6, "testvisperf with STAGEPORT_VIS=ampipe")
+    if 6 in figs and not emu_note.get("ran", True):
+        where += " (not run across emulated hosts: %s)" % emu_note.get("why", "?")
+    ser, sps = [], []
+    for c in cols:
+        for test, dt, what in (("s003-vis-npam", 1, "NP-AM"), ("s003-vis-fpam", 2, "FP-AM")):
+            pts = s003_bw_points(by, c, test + sfx)
+            if pts:
+                ser.append([c if c.startswith("gasnet-") else "%s %s" % (c, what), c, dt, pts])
+        sp, _ = s003_vis_am(by, c)
+        if sp:
+            sps.append([c, c, 1, [(n, v, v, v) for n, (v, _) in sorted(sp.items())]])
+    fid, title = S003_FIGURES[6]
+    pl = [dict(bw_axes, title="bandwidth, 3-d strided put of 64-byte elements, " + where, series=ser,
+               missing=missing),
+          {"title": "bandwidth(NP-AM) / bandwidth(FP-AM): above 1, NP-AM is faster", "xlabel": bw_axes["xlabel"],
+           "ylabel": "NP / FP", "logx": 2, "xtics": xtics, "series": sps, "missing": missing, "hlines": [1]}]
+    names = sorted({s[0] for s in ser})
+    out.append((fid, title + ", " + where, ", ".join(names) or None,
+                plot_panels(outdir, fid, title + ", " + where, pl, size=(1400, 760)),
+                None if names else missing))
+
+    # vector, indexed and strided (the smallest D, optimizer on) put bandwidth of every column
+    d0 = min(vis_sl)
+    pl = []
+    for test, what in (("s003-vis-vput", "vector put (A)"), ("s003-vis-iput", "indexed put (C)"),
+                       ("s003-vis-s%d-opt" % d0, "strided put, D=%d, optimizer on (E)" % d0)):
+        ser = [[c, c, 1, s003_bw_points(by, c, test)] for c in cols if s003_bw_points(by, c, test)]
+        pl.append(dict(bw_axes, title=what + ", 8-byte elements, " + dens, series=ser,
+                       missing=why_none(5, "testvisperf")))
+    fid, title = S003_FIGURES[7]
+    names = sorted({s[0] for p in pl for s in p["series"]})
+    out.append((fid, title, ", ".join(names) or None, plot_panels(outdir, fid, title, pl, size=(1560, 760)),
+                None if names else pl[0]["missing"]))
     return out
 
 
@@ -1198,13 +1460,15 @@ def write_seed003(outdir, summary):
     derived = s003_tables(summary)
     raw_tables = [t for t in (test_table(results, columns, None, test) for test in meta.get("tests", [])) if t]
     emu = s3.get("emu", {})
-    intro = ("Seed 003's Figures 1-4 and Table 1 measured with GASNet-EX 2025.8.0's own test programs (testam, "
-             "testimm, testsmall, testfaddperf; %s), unmodified, built through each installed conduit fragment and launched with its "
-             "gasnetrun.  Columns: %s.  Every column and variant ran once per repetition, alternating, %d "
-             "repetitions; values are medians over the repetitions.  Fig. 3 across emulated hosts: %s."
+    intro = ("Seed 003's Figures 1-6 and Table 1 measured with GASNet-EX 2025.8.0's own test programs (testam, "
+             "testimm, testsmall, testfaddperf, testvisperf; %s), unmodified, built through each installed conduit "
+             "fragment and launched with its gasnetrun.  Columns: %s.  Every column and variant ran once per "
+             "repetition, alternating, %d repetitions; values are medians over the repetitions.  Figs. 3 and 6 "
+             "across emulated hosts: %s."
              % (s3.get("gex_tests", "?"), ", ".join(c for c, _ in columns) or "none",
                 meta.get("reps", 0), "yes (scripts/emuhosts.sh, 2 hosts, TCP)" if emu.get("ran") else
                 "no (%s)" % emu.get("why", "?")))
+    vis_args = s3.get("vis_args", {})
     method = [
         "Fig. 1: `testam [-fp|-np-gb] -src-generate %s %s B` on 2 processes (testam clamps the size to the "
         "column's Medium maximum); stages: -np-gb with STAGEPORT_NP=native and =reference." % (
@@ -1219,9 +1483,20 @@ def write_seed003(outdir, summary):
         "Fig. 4: `testfaddperf -S %s F` on N = %s processes (U64 FADD into rank 0's counter, the sum of the "
         "senders' throughputs); stages with STAGEPORT_AD_IMPL unset and =reference." % (
             s3.get("ad_iters"), s3.get("ad_iters"), ", ".join(map(str, s3.get("ad_np", [])))),
+        "Fig. 5: `testvisperf %s` on 2 processes, one host, D = %s (the last density column kept: 100/%s %%; "
+        "iterations sized by testvisperf, about %s s per value); stages with STAGEPORT_VIS_OPT=on and =off "
+        "(STAGEPORT_VIS=auto), a real conduit once.  Vector and indexed put: `testvisperf %s`, every column "
+        "with its defaults." % (vis_args.get("5", "?"), ", ".join(map(str, s3.get("vis_sl", []))),
+                                s3.get("vis_density_steps"), s3.get("vis_time"), vis_args.get("vi", "?")),
+        "Fig. 6: `testvisperf %s` on 2 processes, %s; STAGEPORT_VIS=ampipe with STAGEPORT_NP=native (NP-AM) and "
+        "=reference (FP-AM) on the stages whose Core lends its send memory (%s); a real conduit once (its own "
+        "mechanism, shown as NP)." % (vis_args.get("6", "?"), "across two emulated hosts" if emu.get("ran") else
+                                      "one host", ", ".join(s3.get("vis_native_np", []))),
         "Real GASNet-EX (%s): the same programs through its <conduit>-seq.mak, GASNET_SUPERNODE_MAXSIZE=1 "
         "GASNET_HOST_DETECT=hostname, ucx-conduit with -spawner=mpi." % (s3.get("gasnet") or "not run"),
     ]
+    method = [m for m in method if not (m.startswith("Fig. 5") and 5 not in s3.get("figs", [])) and
+              not (m.startswith("Fig. 6") and 6 not in s3.get("figs", []))]
     lens = sorted({(c, s003_msg_len(meta, c)) for c, _ in columns if s003_msg_len(meta, c)})
     if lens:
         method.append("testimm's Medium length per column (its LUB Medium; the paper's Aries: 4032 B): " +
@@ -1229,7 +1504,7 @@ def write_seed003(outdir, summary):
     run_line = "- run: %s; %d repetitions alternating the columns; %s s" % (
         " ".join(meta.get("argv", [])), meta.get("reps", 0), meta.get("seconds", "?"))
 
-    md = ["# stageport: seed 003 Figures 1-4 and Table 1 (GASNet-EX's test programs)", "", intro, ""]
+    md = ["# stageport: seed 003 Figures 1-6 and Table 1 (GASNet-EX's test programs)", "", intro, ""]
     md += ["## Claims", "", "%s.  A claim is checked against this run's medians at every size it names; "
            "'holds' means at every one of them." % verdicts, ""] + md_table(claims_rows(claims))
     md += ["", "## Plots", ""]
@@ -1252,8 +1527,8 @@ def write_seed003(outdir, summary):
         f.write("\n".join(md) + "\n")
 
     h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-         "<title>stageport: seed 003 Figures 1-4 and Table 1</title>", "<style>", CSS, "</style></head><body>",
-         "<h1>stageport: seed 003 Figures 1-4 and Table 1 (GASNet-EX's test programs)</h1>", "<p>%s</p>" % html.escape(intro),
+         "<title>stageport: seed 003 Figures 1-6 and Table 1</title>", "<style>", CSS, "</style></head><body>",
+         "<h1>stageport: seed 003 Figures 1-6 and Table 1 (GASNet-EX's test programs)</h1>", "<p>%s</p>" % html.escape(intro),
          "<h2>Claims</h2>", "<p>%s.  A claim is checked against this run's medians at every size it names; "
          "<em>holds</em> means at every one of them.</p>" % html.escape(verdicts)]
     h += html_table(claims_rows(claims), "claims", span=2)
