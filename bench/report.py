@@ -811,6 +811,17 @@ def s003_vis_am(by, col):
     return s003_vis_ratio(by, col, "s003-vis-npam", col, "s003-vis-fpam"), False
 
 
+def s003_ratio_points(by, col, test, ref_col, ref_test):
+    """[(size, time(ref) / time(col), lowest, highest)]: the bar is the range
+    of the repetitions' own ratios (the two ran in turn in each repetition)."""
+    pts = []
+    for n, (v, _) in sorted(s003_vis_ratio(by, col, test, ref_col, ref_test).items()):
+        r, rr = by[(col, test, n)], by[(ref_col, ref_test, n)]
+        per = [f / o for f, o in zip(rr["usec"], r["usec"]) if o > 0] if len(r["usec"]) == len(rr["usec"]) else []
+        pts.append((n, v, min(per + [v]), max(per + [v])))
+    return pts
+
+
 def s003_bw_points(by, col, test):
     """[(size, MB/s median, lowest, highest)] of one column and test."""
     pts = []
@@ -1374,15 +1385,8 @@ def s003_figures(outdir, summary):
                 if pts:
                     ser.append([c if c.startswith("gasnet-") else "%s %s" % (c, "on" if opt == "opt" else "off"),
                                 c, dt, pts])
-            sp = s003_vis_ratio(by, c, "s003-vis-s%d-opt" % d, c, "s003-vis-s%d-noopt" % d)
-            if sp:
-                pts = []
-                for n, (v, _) in sorted(sp.items()):
-                    on, off = by[(c, "s003-vis-s%d-opt" % d, n)], by[(c, "s003-vis-s%d-noopt" % d, n)]
-                    # the bar: the range of the repetitions' own ratios (on and off of one repetition ran in turn)
-                    per = ([f / o for f, o in zip(off["usec"], on["usec"]) if o > 0]
-                           if len(on["usec"]) == len(off["usec"]) else [v])
-                    pts.append((n, v, min(per + [v]), max(per + [v])))
+            pts = s003_ratio_points(by, c, "s003-vis-s%d-opt" % d, c, "s003-vis-s%d-noopt" % d)
+            if pts:
                 sps.append([c, c, 1, pts])
         missing = why_none(5, "testvisperf")
         panels.append(dict(bw_axes, title="D=%d, 8-byte elements, %s" % (d, dens), series=ser, missing=missing))
@@ -1410,14 +1414,15 @@ def s003_figures(outdir, summary):
             pts = s003_bw_points(by, c, test + sfx)
             if pts:
                 ser.append([c if c.startswith("gasnet-") else "%s %s" % (c, what), c, dt, pts])
-        sp, _ = s003_vis_am(by, c)
-        if sp:
-            sps.append([c, c, 1, [(n, v, v, v) for n, (v, _) in sorted(sp.items())]])
+        pts = s003_ratio_points(by, c, "s003-vis-npam" + sfx, c, "s003-vis-fpam" + sfx)
+        if pts:
+            sps.append([c, c, 1, pts])
     fid, title = S003_FIGURES[6]
     pl = [dict(bw_axes, title="bandwidth, 3-d strided put of 64-byte elements, " + where, series=ser,
                missing=missing),
           {"title": "bandwidth(NP-AM) / bandwidth(FP-AM): above 1, NP-AM is faster", "xlabel": bw_axes["xlabel"],
-           "ylabel": "NP / FP", "logx": 2, "xtics": xtics, "series": sps, "missing": missing, "hlines": [1]}]
+           "ylabel": "NP / FP", "logx": 2, "logy": 1, "xtics": xtics, "series": sps, "missing": missing,
+           "hlines": [1]}]
     names = sorted({s[0] for s in ser})
     out.append((fid, title + ", " + where, ", ".join(names) or None,
                 plot_panels(outdir, fid, title + ", " + where, pl, size=(1400, 760)),
