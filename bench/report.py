@@ -960,10 +960,21 @@ def s003_tables(summary):
         stages = [c for c in cols if not c.startswith("gasnet-")]
         tests = [("vector put", "s003-vis-vput"), ("indexed put", "s003-vis-iput")]
         tests += [("strided put D=%d, optimizer on" % d, "s003-vis-s%d-opt" % d) for d in s3.get("vis_sl", [])]
-        sps = [("%s %s" % (c, what.split(",")[0].replace(" put", "")), s003_vis_ratio(by, c, t, ref, t))
-               for what, t in tests for c in stages]
-        ratio_table("testvisperf on one host, 8-byte elements: bandwidth(stage) / bandwidth(%s) (above 1: the "
-                    "stage is faster), vector (A), indexed (C) and strided (E, every D) put" % ref, sps)
+        rows = [["column", "put", "median", "mean", "lowest", "highest", "sizes"]]
+        for c in stages:
+            for what, t in tests:
+                sp = s003_vis_ratio(by, c, t, ref, t)
+                if not sp:
+                    continue
+                v = [x[0] for x in sp.values()]
+                lo, hi = min(sp, key=lambda n: sp[n][0]), max(sp, key=lambda n: sp[n][0])
+                rows.append([c, what, "%.2f%s" % (statistics.median(v), "~" if any(x[1] for x in sp.values()) else ""),
+                             "%.2f" % statistics.mean(v), "%.2f (%s)" % (sp[lo][0], fmt_size(lo)),
+                             "%.2f (%s)" % (sp[hi][0], fmt_size(hi)), "%s-%s" % (fmt_size(min(sp)), fmt_size(max(sp)))])
+        if len(rows) > 1:
+            tables.append(("testvisperf on one host, 8-byte elements: bandwidth(stage) / bandwidth(%s) over the sizes "
+                           "both measured (above 1: the stage is faster; ~: some noisy medians; per size: the medians "
+                           "of every test below)" % ref, rows))
     return tables
 
 

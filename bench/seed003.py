@@ -92,7 +92,7 @@ GASNET_HOST_DETECT=hostname, so the conduit itself is measured).
 Every column and variant runs once per repetition, alternating, through
 compare.py's runner (compare.run_reps: the progress line, the retry of a run
 other load disturbed, medians over the repetitions); bench/report.py then
-writes the seed 003 report: the three figures as PNG/SVG plots, their
+writes the seed 003 report: the figures as PNG/SVG plots, their
 tables, and the claims (claim, measured value, verdict):
   - on ucx and portals, specialized NP-AM is at least as fast as FP-AM at
     every Medium size from 512 B to the maximum (issue 33 item 7);
@@ -655,7 +655,10 @@ def parse_args(argv):
         epilog="Defaults: the full run %s; --quick %s.  Time: --quick about 5-8 minutes on the 2-core VM with "
                "every stage (Fig. 2 most of it); the full run is dominated by Fig. 2 -- a static schedule takes "
                "6-14 s at TOTAL 20000 on this VM -- 3 block sizes x 6 process counts x 6 stages (+2 real) x 5 "
-               "repetitions: 2-3 hours (narrow it with --imm-np, --figs)."
+               "repetitions: 2-3 hours (narrow it with --imm-np, --figs).  Figs. 5 and 6 add about 50 testvisperf runs per "
+               "repetition with every stage: at --quick about 2 s each (some 5 minutes in all), in the full run "
+               "(--vis-time 0.5, up to 2M) about a minute each (the vector/indexed run two): 4-5 hours more (narrow "
+               "them with --vis-sl, --vis-max, --vis-time, --stages)."
                % (", ".join("%s %s" % kv for kv in FULL.items()), ", ".join("%s %s" % kv for kv in QUICK.items())))
     ap.add_argument("--quick", action="store_true", help="the short run (defaults below)")
     ap.add_argument("--figs", default="1,2,3,4,5,6", help="figures to measure (default 1,2,3,4,5,6; 4 is Fig. 4 "
