@@ -1404,6 +1404,7 @@ def s003_figures(outdir, summary):
         sp_panels.append({"title": "D=%d" % d, "xlabel": "payload per operation (bytes)",
                           "ylabel": "time(optimizer off) / time(on): above 1, the optimizer is faster",
                           "logx": 2, "logy": 1, "xtics": xtics, "series": sps, "missing": missing,
+                          "ytics": [0.1, 0.2, 0.5, 0.8, 1, 1.25, 2, 4, 8, 16, 32, 64, 128],
                           "hlines": [1] + [need for dd, need in ((8, 2.0), (32, 4.0)) if dd == d]})
     for (fid, title), pl in ((S003_FIGURES[4], panels), (S003_FIGURES[5], sp_panels)):
         names = sorted({s[0] for p in pl for s in p["series"]})
@@ -1433,7 +1434,7 @@ def s003_figures(outdir, summary):
                missing=missing),
           {"title": "bandwidth(NP-AM) / bandwidth(FP-AM): above 1, NP-AM is faster", "xlabel": bw_axes["xlabel"],
            "ylabel": "NP / FP", "logx": 2, "logy": 1, "xtics": xtics, "series": sps, "missing": missing,
-           "hlines": [1]}]
+           "ytics": [0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 2, 5, 10], "hlines": [1]}]
     names = sorted({s[0] for s in ser})
     out.append((fid, title + ", " + where, ", ".join(names) or None,
                 plot_panels(outdir, fid, title + ", " + where, pl, size=(1400, 760)),
