@@ -139,7 +139,7 @@
 #               valgrind: memcheck over one conformance run at 2 processes: no
 #               invalid read or write, no definite leak, in the library's code;
 #               tsan (once): a --enable-sanitizers=thread build (TSAN_DIR)
-#               of tests/mt and tests/exconf_par, run on every stage at 2 processes (ptl stages
+#               of tests/mt, tests/exconf_par and tests/exvis_par, run on every stage at 2 processes (ptl stages
 #               in both modes, ucx also over TCP): no ThreadSanitizer report
 #               (suppressions: tests/tsan.supp, inside MPI and UCX only);
 #               nochecks (once): a --disable-checks --enable-sanitizers build
@@ -920,7 +920,7 @@ run_tsan_all() {
   local st cfg
   mkdir -p "$LOGDIR/tsan"
   stage_t0=$(date +%s.%N)
-  build_aside tsan "$TSAN_DIR" "mt exconf_par" --enable-sanitizers=thread --enable-werror --disable-shared || return
+  build_aside tsan "$TSAN_DIR" "mt exconf_par exvis_par" --enable-sanitizers=thread --enable-werror --disable-shared || return
   export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$SRCDIR/tsan.supp" UCX_MEM_MMAP_HOOK_MODE=none
   for st in $STAGES; do
     for cfg in default $(case $st in hybrid | portals) echo STAGEPORT_PTL_MODE=host ;; ucx) echo UCX_TLS=tcp,self ;; esac); do
@@ -931,6 +931,7 @@ run_tsan_all() {
       mkdir -p "$LOGDIR/$logtag"
       MT_ROUNDS=100 run_mt 2 "$TSAN_DIR/tests" "tsan:mt"
       BINDIR="$TSAN_DIR/tests" run_exconf 2 exconf_par "tsan:exconf_par"
+      BINDIR="$TSAN_DIR/tests" EXCONF_ARGS='' run_exconf 2 exvis_par "tsan:exvis_par"
       [ "$cfg" = default ] || unset "${cfg%%=*}"
     done
   done
