@@ -59,9 +59,10 @@ typedef struct vis_op {
 /* The mechanisms (STAGEPORT_VIS=auto chooses per operation). */
 enum { VIS_AUTO = 0, VIS_REF, VIS_AMPIPE };
 static int vis_mech = VIS_AUTO;
-/* auto: the AM pipeline for puts whose pieces average at most this many
- * bytes (STAGEPORT_VIS_AMPIPE_MAX; see choose) */
-static size_t vis_ampipe_max = 4096;
+/* auto: the AM pipeline for operations whose pieces average at most this
+ * many bytes (STAGEPORT_VIS_AMPIPE_MAX; unset: by the stage's RMA, see
+ * choose) */
+static size_t vis_ampipe_max = SIZE_MAX;
 
 /* One piece: 0, or 1 when the first one was refused (IMMEDIATE). */
 static inline int piece(vis_op_t *op, char *local, char *remote, size_t n) {
@@ -471,18 +472,21 @@ static int move(vis_op_t *op, vis_desc_t *d) {
 }
 
 /* The mechanism for an operation of nbytes in about npieces pieces.  auto:
- * the AM pipeline for small pieces (at most vis_ampipe_max bytes on
- * average) where the stage's RMA is itself the reference over AMs (ext-ref:
- * an AM round trip per piece, against one per fragment of up to a Medium's
- * worth of pieces -- 8x to 40x the bandwidth for 8-byte pieces on the mpi
- * stage, puts and gets); the stage's RMA elsewhere (on ucx one RMA per
- * piece measured faster than packing, 2-4x at 8 and 64 bytes).  Loopback
- * and shapes of more than STP_VIS_INLINE_DIMS dimensions: always the
- * reference. */
+ * the AM pipeline for pieces of at most vis_ampipe_max bytes on average,
+ * which defaults by the stage's RMA, from testvisperf (8 KiB and 64 KiB
+ * operations, 50 % density, 2 processes, one host): over the reference RMA
+ * (ext-ref, AMs: a round trip per piece against one per fragment) 4096 --
+ * 6-35x the bandwidth at 8 and 64 bytes on mpi; over ptl (ext-portals) 128
+ * -- 1.8-4.6x at 8 and 64 bytes on portals and hybrid, 0.4-0.9x at 512;
+ * over UCX RMA never -- 0.4-1.0x for puts at 8 and 64 bytes (UCX's puts
+ * into shared memory cost less than packing).  Loopback and shapes of more
+ * than STP_VIS_INLINE_DIMS dimensions: always the reference. */
 static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t ndims) {
   if (op->rank == stp.mynode || ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
   if (vis_mech != VIS_AUTO) return vis_mech;
-  return stp.rma == &stp_rma_ref_ops && npieces && nbytes / npieces <= vis_ampipe_max ? VIS_AMPIPE : VIS_REF;
+  size_t max = vis_ampipe_max;
+  if (max == SIZE_MAX) max = stp.rma == &stp_rma_ref_ops ? 4096 : !strcmp(stp.rma->name, "ext-portals") ? 128 : 0;
+  return max && npieces && nbytes / npieces <= max ? VIS_AMPIPE : VIS_REF;
 }
 
 /* ------------------------------------------------------------------ */
@@ -769,6 +773,6 @@ void stp_vis_init(void) {
   else if (!strcmp(v, "ampipe")) vis_mech = VIS_AMPIPE;
   else stp_fatal("STAGEPORT_VIS=\"%s\": use auto (chosen per operation), reference (one RMA per piece) or ampipe "
                  "(puts packed into AM Mediums)", v);
-  vis_ampipe_max = (size_t)stp_env_u64("STAGEPORT_VIS_AMPIPE_MAX", vis_ampipe_max);
+  vis_ampipe_max = (size_t)stp_env_u64("STAGEPORT_VIS_AMPIPE_MAX", SIZE_MAX);
   stp_register_internal(regs, (int)(sizeof(regs) / sizeof(regs[0])));
 }
