@@ -330,7 +330,7 @@ static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
   while (more) {
     pipe_frag_t f;
     size_t reply = 8; /* a get's reply so far */
-    if (pipe_open(op, NULL, &f, op->is_put ? 32 : 32)) return 1;
+    if (pipe_open(op, NULL, &f, 32)) return 1;
     wr64(f.buf, 0, PIPE_LIST);
     f.used = 8;
     while (more) {

@@ -696,33 +696,12 @@ static int run_bad(const char *mode) {
 }
 
 int main(int argc, char **argv) {
-  int rc, code;
+  int code;
   const char *bad;
   ex_prog = "exatomic";
   bad = ex_bad_options(argc, argv, subtests, NSUBTESTS, bad_modes, EX_ARRAY_LEN(bad_modes));
   ex_pat_init();
-  rc = gex_Client_Init(&ex_client, &ex_ep, &ex_tm, "EXATOMIC", &argc, &argv, 0);
-  if (rc != GASNET_OK) {
-    fprintf(stderr, "exatomic: gex_Client_Init returned %d (%s)\n", rc, gasnet_ErrorName(rc));
-    return 1;
-  }
-  ex_me = gex_System_QueryJobRank();
-  ex_n = gex_System_QueryJobSize();
-  if (ex_n > EX_MAXN) {
-    if (ex_me == 0) fprintf(stderr, "exatomic: at most %d ranks\n", EX_MAXN);
-    gasnet_exit(2);
-  }
-  rc = gex_EP_RegisterHandlers(ex_ep, table, EX_ARRAY_LEN(table));
-  if (rc != GASNET_OK) {
-    printf("not ok startup: rank %u: gex_EP_RegisterHandlers returned %d\n", (unsigned)ex_me, rc);
-    gasnet_exit(1);
-  }
-  rc = gex_Segment_Attach(&ex_seg, ex_tm, (SEG_SIZE + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1));
-  if (rc != GASNET_OK) {
-    printf("not ok startup: rank %u: gex_Segment_Attach returned %d\n", (unsigned)ex_me, rc);
-    gasnet_exit(1);
-  }
-  ex_exchange_segments();
+  ex_startup(&argc, &argv, "EXATOMIC", table, EX_ARRAY_LEN(table), SEG_SIZE);
   if (bad) {
     code = run_bad(bad);
     gasnet_exit(code);

@@ -599,4 +599,33 @@ static void ex_exchange_segments(void) {
   }
 }
 
+/* A test's start-up: the client (named client), at most EX_MAXN ranks, its
+ * handler table, a segment of segsz bytes (rounded up to a page) and every
+ * rank's segment; a failure ends the job ("not ok startup" lines). */
+__attribute__((unused)) static void ex_startup(int *argc, char ***argv, const char *client, gex_AM_Entry_t *table,
+                                               size_t ntable, uintptr_t segsz) {
+  int rc = gex_Client_Init(&ex_client, &ex_ep, &ex_tm, client, argc, argv, 0);
+  if (rc != GASNET_OK) {
+    fprintf(stderr, "%s: gex_Client_Init returned %d (%s)\n", ex_prog, rc, gasnet_ErrorName(rc));
+    exit(1);
+  }
+  ex_me = gex_System_QueryJobRank();
+  ex_n = gex_System_QueryJobSize();
+  if (ex_n > EX_MAXN) {
+    if (ex_me == 0) fprintf(stderr, "%s: at most %d ranks\n", ex_prog, EX_MAXN);
+    gasnet_exit(2);
+  }
+  rc = gex_EP_RegisterHandlers(ex_ep, table, ntable);
+  if (rc != GASNET_OK) {
+    printf("not ok startup: rank %u: gex_EP_RegisterHandlers returned %d\n", (unsigned)ex_me, rc);
+    gasnet_exit(1);
+  }
+  rc = gex_Segment_Attach(&ex_seg, ex_tm, (segsz + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1));
+  if (rc != GASNET_OK) {
+    printf("not ok startup: rank %u: gex_Segment_Attach returned %d\n", (unsigned)ex_me, rc);
+    gasnet_exit(1);
+  }
+  ex_exchange_segments();
+}
+
 #endif /* EXCONF_H */

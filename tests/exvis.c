@@ -772,7 +772,7 @@ static int run_bad(const char *mode) {
 }
 
 int main(int argc, char **argv) {
-  int rc, code;
+  int code;
   const char *bad, *v;
 #ifdef GASNET_PAR
   ex_prog = "exvis_par";
@@ -783,28 +783,7 @@ int main(int argc, char **argv) {
   if ((v = getenv("EXVIS_SEED")) && *v) seed_base = strtoull(v, NULL, 0);
   if ((v = getenv("EXVIS_ROUNDS")) && *v) rounds = (unsigned)atoi(v);
   ex_pat_init();
-  rc = gex_Client_Init(&ex_client, &ex_ep, &ex_tm, "EXVIS", &argc, &argv, 0);
-  if (rc != GASNET_OK) {
-    fprintf(stderr, "%s: gex_Client_Init returned %d (%s)\n", ex_prog, rc, gasnet_ErrorName(rc));
-    return 1;
-  }
-  ex_me = gex_System_QueryJobRank();
-  ex_n = gex_System_QueryJobSize();
-  if (ex_n > EX_MAXN) {
-    if (ex_me == 0) fprintf(stderr, "%s: at most %d ranks\n", ex_prog, EX_MAXN);
-    gasnet_exit(2);
-  }
-  rc = gex_EP_RegisterHandlers(ex_ep, table, EX_ARRAY_LEN(table));
-  if (rc != GASNET_OK) {
-    printf("not ok startup: rank %u: gex_EP_RegisterHandlers returned %d\n", (unsigned)ex_me, rc);
-    gasnet_exit(1);
-  }
-  rc = gex_Segment_Attach(&ex_seg, ex_tm, (SEG_SIZE + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1));
-  if (rc != GASNET_OK) {
-    printf("not ok startup: rank %u: gex_Segment_Attach returned %d\n", (unsigned)ex_me, rc);
-    gasnet_exit(1);
-  }
-  ex_exchange_segments();
+  ex_startup(&argc, &argv, "EXVIS", table, EX_ARRAY_LEN(table), SEG_SIZE);
   if (bad) {
     code = run_bad(bad);
     gasnet_exit(code);
