@@ -62,7 +62,10 @@ EMU_TCP_KEEPALIVE=${EMU_TCP_KEEPALIVE-10 5 3} # time intvl probes; kernel defaul
 # Open MPI's OOB (mpirun <-> daemons) keepalive: time intvl probes (Open MPI's default 300 20 9)
 EMU_OOB_KEEPALIVE=${EMU_OOB_KEEPALIVE-10 5 3}
 CONF_TIMEOUT=${CONF_TIMEOUT:-300}
-export CONF_WATCHDOG=${CONF_WATCHDOG:-120} # (exported: passed to the ranks)
+# conformance's per-subtest watchdog (exported: passed to the ranks); off by
+# default: a hung job is stopped at its limit by tests/hangwatch.sh, which
+# first records every rank's stacks (the watchdog would end it without them)
+export CONF_WATCHDOG=${CONF_WATCHDOG:-0}
 EXIT_TIMEOUT=${EXIT_TIMEOUT:-30}
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-60}
 STRESS_OPS=${STRESS_OPS:-5000}         # tests/stress in suite: operations per node
@@ -141,7 +144,8 @@ environment (all optional):
   STRESS_OPS=$STRESS_OPS STRESS_SEED=$STRESS_SEED  (tests/stress in suite)
   CONF_TIMEOUT=$CONF_TIMEOUT EXIT_TIMEOUT=$EXIT_TIMEOUT CHECK_TIMEOUT=$CHECK_TIMEOUT  (seconds per job, timeout -k 5)
   CONF_WATCHDOG=$CONF_WATCHDOG  conformance's per-subtest watchdog in suite (seconds;
-          conformance's own default, 30, is short for offload over TCP)
+          0 = off: a job at its limit is stopped by tests/hangwatch.sh,
+          which first writes every rank's stacks to LOG.stacks)
   LINKCUT_STAGES=SUITE_STAGES  LINKCUT_LOADS="$LINKCUT_LOADS"
           am_flood: conformance am_flood, CONF_FLOOD=10^7, watchdog off,
                     hosts x EMU_PPN ranks (Active Messages: MPI in every stage)
@@ -487,8 +491,11 @@ run_job() {
   shift 3
   mpi_flags "$p"
   t0=$(now) b0=$(bytes_sent)
-  # in the background, so that Ctrl-C (trapped) interrupts the wait
-  timeout -k 5 "$to" "${LAUNCH[@]}" "${FLAGS[@]}" -np $((NHOSTS * p)) "$@" >"$log" 2>&1 </dev/null &
+  # in the background, so that Ctrl-C (trapped) interrupts the wait; as
+  # timeout -k 5, but a job stopped at its limit leaves its ranks' stacks
+  # in LOG.stacks and a line per thread at the end of LOG
+  HANGWATCH_NETNS="$(for i in $(seq "$NHOSTS"); do ns_of "$i"; done | tr '\n' ' ')" \
+    bash "$top/tests/hangwatch.sh" "$to" "$log" "${LAUNCH[@]}" "${FLAGS[@]}" -np $((NHOSTS * p)) "$@" >"$log" 2>&1 </dev/null &
   JOBPID=$!
   wait "$JOBPID"
   RC=$?
@@ -604,7 +611,7 @@ run_conformance() {
   fails=$(grep -c '^FAIL ' "$log")
   used=$(sed -n 's/^# conformance: stage=\([^ ]*\).*/\1/p' "$log" | head -n 1)
   if timed_out; then
-    fail "$name" "timeout after ${CONF_TIMEOUT}s: hang; $oks of $want subtests passed before it" "$log" '^FAIL '
+    fail "$name" "timeout after ${CONF_TIMEOUT}s: hang; $oks of $want subtests passed before it" "$log" '^(FAIL |# hang)'
   elif [ "$fails" -gt 0 ]; then
     fail "$name" "$fails FAIL lines, exit status $RC" "$log" '^FAIL '
   elif [ "$RC" != 0 ]; then
@@ -660,9 +667,9 @@ run_exittest() { # mode
 run_stress() {
   local name=stress log="$LOGDIR/$logtag/stress.log"
   run_job "$CONF_TIMEOUT" "$log" "$PPN" "$BINDIR/stress" --seed "$STRESS_SEED" --ops "$STRESS_OPS" \
-    --timeout $((CONF_TIMEOUT - 30))
+    --timeout $((CONF_TIMEOUT + 60)) # (the job's limit comes first: hangwatch's stacks)
   if timed_out; then
-    fail "$name" "timeout after ${CONF_TIMEOUT}s: hang (seed $STRESS_SEED)" "$log" '^FAIL'
+    fail "$name" "timeout after ${CONF_TIMEOUT}s: hang (seed $STRESS_SEED)" "$log" '^(FAIL|# hang)'
   elif [ "$RC" != 0 ] || ! grep -q '^ok stress' "$log"; then
     fail "$name" "exit status $RC (seed $STRESS_SEED)" "$log" '^FAIL'
   elif [ -n "$LEFT" ]; then

@@ -9,7 +9,10 @@
 # of LOG
 #     # hang: pid 4242 (stress) thread 1: sched_yield < stp_wait_step < ... < main
 # so that a hang seen once in CI says where it was.  Used by
-# tests/run-suite.sh and tests/run-gex-tests.sh for every multi-process job.
+# tests/run-suite.sh and tests/run-gex-tests.sh for every multi-process job,
+# and by scripts/emuhosts.sh, whose ranks on other emulated hosts are not
+# under CMD: HANGWATCH_NETNS="ns1 ns2 ..." adds the processes in those
+# network namespaces (ip netns pids).
 set -u
 if [ $# -lt 3 ]; then
   echo "usage: hangwatch.sh SECONDS LOG CMD [ARG...]" >&2
@@ -30,7 +33,7 @@ stacks() {
   local p comm out
   command -v gdb >/dev/null || { echo "# hang: no stacks (gdb is not installed)" >>"$log"; return; }
   : >"$log.stacks"
-  for p in $(descendants "$1"); do
+  for p in $( { descendants "$1"; for ns in ${HANGWATCH_NETNS:-}; do ip netns pids "$ns" 2>/dev/null; done; } | awk '!seen[$1]++'); do
     comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
     case $comm in mpirun | orterun | prterun | orted | prted | timeout | hangwatch.sh | bash | gasnetrun_*) continue ;; esac
     out=$(timeout 30 gdb -p "$p" -batch -nx -ex 'set pagination off' -ex 'thread apply all bt' 2>/dev/null)
