@@ -60,9 +60,9 @@ typedef struct vis_op {
 enum { VIS_AUTO = 0, VIS_REF, VIS_AMPIPE };
 static int vis_mech = VIS_AUTO;
 /* auto: the AM pipeline for operations whose pieces average at most this
- * many bytes (STAGEPORT_VIS_AMPIPE_MAX; unset: by the stage's RMA, see
+ * many bytes (STAGEPORT_VIS_AMPIPE_MAX; unset: the stage's RMA's, see
  * choose) */
-static size_t vis_ampipe_max = SIZE_MAX;
+static size_t vis_ampipe_max;
 
 /* One piece: 0, or 1 when the first one was refused (IMMEDIATE). */
 static inline int piece(vis_op_t *op, char *local, char *remote, size_t n) {
@@ -473,20 +473,15 @@ static int move(vis_op_t *op, vis_desc_t *d) {
 
 /* The mechanism for an operation of nbytes in about npieces pieces.  auto:
  * the AM pipeline for pieces of at most vis_ampipe_max bytes on average,
- * which defaults by the stage's RMA, from testvisperf (8 KiB and 64 KiB
- * operations, 50 % density, 2 processes, one host): over the reference RMA
- * (ext-ref, AMs: a round trip per piece against one per fragment) 4096 --
- * 6-35x the bandwidth at 8 and 64 bytes on mpi; over ptl (ext-portals) 128
- * -- 1.8-4.6x at 8 and 64 bytes on portals and hybrid, 0.4-0.9x at 512;
- * over UCX RMA never -- 0.4-1.0x for puts at 8 and 64 bytes (UCX's puts
- * into shared memory cost less than packing).  Loopback and shapes of more
- * than STP_VIS_INLINE_DIMS dimensions: always the reference. */
+ * by default the stage's RMA's (stp_rma_ops_t.vis_ampipe_max: 4096 over
+ * ext-ref, 128 over ext-portals, never over ext-ucx, each from testvisperf
+ * with 8 KiB and 64 KiB operations, 50 % density, 2 processes, one host).
+ * Loopback and shapes of more than STP_VIS_INLINE_DIMS dimensions: always
+ * the reference. */
 static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t ndims) {
   if (op->rank == stp.mynode || ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
   if (vis_mech != VIS_AUTO) return vis_mech;
-  size_t max = vis_ampipe_max;
-  if (max == SIZE_MAX) max = stp.rma == &stp_rma_ref_ops ? 4096 : !strcmp(stp.rma->name, "ext-portals") ? 128 : 0;
-  return max && npieces && nbytes / npieces <= max ? VIS_AMPIPE : VIS_REF;
+  return vis_ampipe_max && npieces && nbytes / npieces <= vis_ampipe_max ? VIS_AMPIPE : VIS_REF;
 }
 
 /* ------------------------------------------------------------------ */
@@ -773,6 +768,6 @@ void stp_vis_init(void) {
   else if (!strcmp(v, "ampipe")) vis_mech = VIS_AMPIPE;
   else stp_fatal("STAGEPORT_VIS=\"%s\": use auto (chosen per operation), reference (one RMA per piece) or ampipe "
                  "(puts packed into AM Mediums)", v);
-  vis_ampipe_max = (size_t)stp_env_u64("STAGEPORT_VIS_AMPIPE_MAX", SIZE_MAX);
+  vis_ampipe_max = (size_t)stp_env_u64("STAGEPORT_VIS_AMPIPE_MAX", stp.rma->vis_ampipe_max); /* (stp.rma is chosen) */
   stp_register_internal(regs, (int)(sizeof(regs) / sizeof(regs[0])));
 }

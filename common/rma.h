@@ -76,6 +76,11 @@ typedef struct stp_rma_ops {
    * domain when it supports the domain's type and whole operation set
    * (NULL: the reference for every domain) */
   const struct stp_ad_impl *ad;
+
+  /* VIS (api/ex_vis.c): STAGEPORT_VIS=auto packs an operation into AM
+   * Mediums when its pieces average at most this many bytes, 0: never
+   * (each table says what its value was measured from) */
+  size_t vis_ampipe_max;
 } stp_rma_ops_t;
 
 /* The reference implementation (ext-ref): a stage row's NULL RMA table. */

@@ -101,4 +101,5 @@ const stp_rma_ops_t stp_rma_portals_ops = {
     .put = portals_put,
     .get = portals_get,
     .ad = &stp_ad_portals_impl,
+    .vis_ampipe_max = 128, /* packing 1.8-4.6x at 8 and 64 B on portals and hybrid, 0.4-0.9x at 512 */
 };

@@ -156,4 +156,5 @@ const stp_rma_ops_t stp_rma_ucx_ops = {
     .put_blocking = ucx_put_blocking,
     .sync = ucx_sync,
     .ad = &stp_ad_ucx_impl,
+    .vis_ampipe_max = 0, /* UCX's puts into shared memory cost less than packing: 0.4-1.0x at 8 and 64 B */
 };
