@@ -418,7 +418,7 @@ typedef struct {
   int max_eqs;       /* event queues per NI */
   int max_ac_index;  /* 0: one access-control entry, allowing everything */
   int max_pt_index;  /* highest portal table index (PTLX_PT_INDEX_MAX) */
-  int max_md_iovecs; /* 0: PTL_MD_IOVEC is not supported */
+  int max_md_iovecs; /* pieces an IOVEC MD may have (PTLX_MD_IOVECS_MAX) */
   int max_me_list;   /* entries per match list */
   int max_getput_md; /* 0: PtlGetPut is not provided (Portals 4's atomics are: section 6) */
 } ptl_ni_limits_t;
@@ -439,12 +439,36 @@ typedef struct {
 } ptl_md_t;
 #define PTL_MD_THRESH_INF (-1)
 
+/* Scatter/gather MDs (Portals 3.3 PTL_MD_IOVEC).  With PTL_MD_IOVEC, an
+ * MD's start is an array of `length` pieces and the MD behaves exactly as
+ * one contiguous MD whose bytes are the pieces' bytes in array order: its
+ * length (for matching, truncation, local offsets, max_size, event
+ * offsets) is the sum of iov_len, and one Put or Get gathers from or
+ * scatters into as many pieces as its [offset, +length) crosses.  ptl
+ * copies the array when the MD is made (the client may reuse it at once;
+ * events report start and length as the client gave them).  At most
+ * PTLX_MD_IOVECS_MAX pieces (ptl_ni_limits_t.max_md_iovecs); a piece of
+ * length 0 is allowed and holds nothing, any other needs a base, and
+ * neither a piece nor the total may wrap.  Unlike a contiguous MD, an
+ * IOVEC MD is not pinned or registered when made: UCX registers the
+ * pieces it moves (a range inside one piece goes to UCX as it is; one
+ * that crosses pieces through a bounce buffer, one copy).  Not published
+ * for the offload shortcut (ptl.h section 5): its entries are matched.
+ * An atomic (section 6) into an IOVEC MD must lie within one piece (the
+ * elements are updated in place); an entry whose MD it would cross is
+ * skipped like one that cannot hold it. */
+typedef struct {
+  void *iov_base;
+  ptl_size_t iov_len;
+} ptl_md_iovec_t;
+#define PTLX_MD_IOVECS_MAX 65536
+
 #define PTL_MD_OP_PUT 0x0001u
 #define PTL_MD_OP_GET 0x0002u
 #define PTL_MD_MANAGE_REMOTE 0x0004u /* offset from the initiator */
 #define PTL_MD_TRUNCATE 0x0008u      /* accept what fits instead of skipping */
 #define PTL_MD_ACK_DISABLE 0x0010u   /* never acknowledge Puts into this MD */
-#define PTL_MD_IOVEC 0x0020u         /* not supported: PTL_MD_ILLEGAL */
+#define PTL_MD_IOVEC 0x0020u         /* start is a ptl_md_iovec_t array, length its count: below */
 #define PTL_MD_MAX_SIZE 0x0040u      /* honour max_size (locally managed) */
 #define PTL_MD_EVENT_START_DISABLE 0x0080u
 #define PTL_MD_EVENT_END_DISABLE 0x0100u

@@ -118,10 +118,29 @@ typedef struct ptl_reg {
   int owned;    /* this MD registered (and pinned) it */
 } ptl_reg_t;
 
+/* One piece of an IOVEC MD: its memory and where its bytes start in the MD. */
+typedef struct ptl_piece {
+  char *base;
+  ptl_size_t len, off;
+} ptl_piece_t;
+
+/* An MD between ptl_md_prepare and ptl_md_build: its registration, or an
+ * IOVEC MD's copied pieces (owned until built or abandoned). */
+typedef struct ptl_mdprep {
+  ptl_reg_t reg;
+  ptl_piece_t *iov;
+  uint32_t niov;
+  ptl_size_t len;
+} ptl_mdprep_t;
+
+
 typedef struct ptl_mdo {
   ptl_obj_t o;
   struct ptl_xmd *xmd; /* locally managed event entry: its reservation state (the running offset is there) */
   ptl_md_t d; /* as the client gave it (d.threshold is the live threshold) */
+  ptl_size_t len;    /* its length in bytes (d.length, or an IOVEC MD's total) */
+  ptl_piece_t *iov;  /* an IOVEC MD's pieces (owned; NULL: contiguous) */
+  uint32_t niov;
   ptl_unlink_t unlink_op;
   ptl_size_t loffset; /* locally managed: next append offset */
   uint32_t pending;   /* operations in progress */
@@ -704,9 +723,18 @@ void ptl_atomic_apply(void *target, const void *data, const void *operand, void 
 
 /* ptl_md.c: an MD is prepared (checked, registered; lock NOT held), then
  * built (lock held), or abandoned if building failed. */
-int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_reg_t *reg);
-int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, const ptl_reg_t *reg, ptl_mdo_t **out);
-void ptl_md_abandon(ptl_ni_t *ni, ptl_reg_t *reg);
+int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_mdprep_t *prep);
+int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_mdprep_t *prep, ptl_mdo_t **out);
+void ptl_md_abandon(ptl_ni_t *ni, ptl_mdprep_t *prep);
+/* An MD's bytes [off, +len) (within its length): where they are as one
+ * pointer, or NULL when they cross pieces of an IOVEC MD; and copies out
+ * of and into them, whatever pieces they cross. */
+char *ptl_md_piece_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len);
+static inline char *ptl_md_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len) {
+  return PTL_LIKELY(!md->iov) ? (char *)md->d.start + off : ptl_md_piece_at(md, off, len);
+}
+void ptl_md_gather(const ptl_mdo_t *md, ptl_size_t off, void *dst, ptl_size_t len);
+void ptl_md_scatter(const ptl_mdo_t *md, ptl_size_t off, const void *src, ptl_size_t len);
 
 /* ptl_me.c */
 int ptl_me_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *base, ptl_process_id_t match_id, ptl_match_bits_t bits,

@@ -3,6 +3,8 @@
  * thresholds and unlinking, and the publishing rule.  Pure: no MPI, no UCX.
  * Every function here runs with ni->lock held.
  */
+#include <stdlib.h>
+
 #include "ptl_internal.h"
 
 /* ---------------------------------------------------------------- MD life */
@@ -52,6 +54,8 @@ void ptl_md_unlink_now(ptl_ni_t *ni, ptl_mdo_t *md) {
   if ((md->xmd || (me && me->pub && me->unlink == PTL_UNLINK)) && ni->hooks && ni->hooks->md_gone)
     ni->hooks->md_gone(ni, md);
   if (ni->hooks && ni->hooks->md_deregister) ni->hooks->md_deregister(ni, &md->reg);
+  free(md->iov);
+  md->iov = NULL;
   if (me) {
     me->md = NULL;
     md->me = NULL;
@@ -136,18 +140,20 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
     md = me->md;
     if (!md || md->inactive || (md->d.options & opbit) != opbit) continue;
     if (md->xmd) { /* an event entry's running offset: shared with one-sided appenders */
-      if (!ptl_xmd_reserve(md->xmd, md->d.length, md->d.max_size, md->d.options & ~(trunc ^ PTL_MD_TRUNCATE),
+      if (!ptl_xmd_reserve(md->xmd, md->len, md->d.max_size, md->d.options & ~(trunc ^ PTL_MD_TRUNCATE),
                            r->rlength, &off, &mlen, &crossed, &xops))
         continue;
       break;
     }
     off = (md->d.options & PTL_MD_MANAGE_REMOTE) ? r->roffset : md->loffset;
-    if (off <= md->d.length && r->rlength <= md->d.length - off)
+    if (off <= md->len && r->rlength <= md->len - off)
       mlen = r->rlength;
-    else if ((md->d.options & trunc) && off <= md->d.length)
-      mlen = md->d.length - off;
+    else if ((md->d.options & trunc) && off <= md->len)
+      mlen = md->len - off;
     else
       continue;
+    if (PTL_UNLIKELY(md->iov != NULL) && r->op >= PTL_OP_ATOMIC && !ptl_md_piece_at(md, off, mlen))
+      continue; /* an atomic updates its elements in place: within one piece (ptl.h) */
     break;
   }
   ptl_stat(ni, side, PTLX_SR_ME_TRAVERSED, n);
@@ -170,7 +176,7 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
     }
   } else if (!(md->d.options & PTL_MD_MANAGE_REMOTE)) {
     md->loffset += mlen;
-    if ((md->d.options & PTL_MD_MAX_SIZE) && md->d.length - md->loffset < md->d.max_size) ptl_md_deactivate(md);
+    if ((md->d.options & PTL_MD_MAX_SIZE) && md->len - md->loffset < md->d.max_size) ptl_md_deactivate(md);
   }
   ptl_md_consume(md);
   md->pending++;
@@ -221,7 +227,8 @@ int ptl_me_publishable(const ptl_meo_t *me, uint64_t *after) {
   int kind = PTL_PUB_PLAIN;
   if (!me->linked || !md || md->inactive || md->unlink_pending) return 0;
   opts = md->d.options;
-  if (md->d.threshold != PTL_MD_THRESH_INF || !(opts & (PTL_MD_OP_PUT | PTL_MD_OP_GET))) return 0;
+  if (md->d.threshold != PTL_MD_THRESH_INF || !(opts & (PTL_MD_OP_PUT | PTL_MD_OP_GET)) || (opts & PTL_MD_IOVEC))
+    return 0;
   if (md->d.eq_handle != PTL_EQ_NONE && (opts & PTL_MD_EVENTS_OFF) != PTL_MD_EVENTS_OFF) {
     /* an event entry: END events only, into an EQ whose ring peers may map */
     if (!(opts & PTL_MD_EVENT_START_DISABLE) || !(eq = ptl_md_eq(md)) || !eq->region || eq->dying) return 0;

@@ -1,61 +1,149 @@
 /*
  * ptl_md.c -- memory descriptors: PtlMDAttach, PtlMDBind, PtlMDUnlink.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptl_internal.h"
 
 #define PTL_MD_ALL_OPTIONS                                                                                             \
-  (PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE | PTL_MD_ACK_DISABLE | PTL_MD_MAX_SIZE |     \
-   PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE | PTLX_MD_EVENT_SEND_DISABLE)
+  (PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE | PTL_MD_ACK_DISABLE | PTL_MD_IOVEC |        \
+   PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE | PTLX_MD_EVENT_SEND_DISABLE)
 
-int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_reg_t *reg) {
-  memset(reg, 0, sizeof(*reg));
-  if (d->options & ~PTL_MD_ALL_OPTIONS) return PTL_MD_ILLEGAL; /* incl. PTL_MD_IOVEC */
+/* An IOVEC MD's pieces, checked and copied (those of length 0 left out). */
+static int md_pieces(const ptl_md_t *d, ptl_mdprep_t *prep) {
+  const ptl_md_iovec_t *v = d->start;
+  ptl_size_t total = 0;
+  uint32_t n = 0;
+  if (d->length > PTLX_MD_IOVECS_MAX || (d->length && !v)) return PTL_MD_ILLEGAL;
+  for (ptl_size_t i = 0; i < d->length; i++) {
+    if (!v[i].iov_len) continue;
+    if (!v[i].iov_base || (uintptr_t)v[i].iov_base + v[i].iov_len < (uintptr_t)v[i].iov_base ||
+        total + v[i].iov_len < total)
+      return PTL_MD_ILLEGAL;
+    total += v[i].iov_len;
+    n++;
+  }
+  prep->len = total;
+  prep->niov = n;
+  if (!n) return PTL_OK;
+  if (!(prep->iov = malloc(n * sizeof(*prep->iov)))) return PTL_NO_SPACE;
+  n = 0;
+  total = 0;
+  for (ptl_size_t i = 0; i < d->length; i++) {
+    if (!v[i].iov_len) continue;
+    prep->iov[n++] = (ptl_piece_t){v[i].iov_base, v[i].iov_len, total};
+    total += v[i].iov_len;
+  }
+  return PTL_OK;
+}
+
+int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_mdprep_t *prep) {
+  memset(prep, 0, sizeof(*prep));
+  if (d->options & ~PTL_MD_ALL_OPTIONS) return PTL_MD_ILLEGAL;
   if (d->threshold < PTL_MD_THRESH_INF) return PTL_MD_ILLEGAL;
+  if (d->options & PTL_MD_IOVEC) return md_pieces(d, prep); /* (not registered: ptl.h) */
   if (d->length && !d->start) return PTL_MD_ILLEGAL;
   if (d->length && (uintptr_t)d->start + d->length < (uintptr_t)d->start) return PTL_MD_ILLEGAL;
+  prep->len = d->length;
   if (!d->length || !ni->hooks || !ni->hooks->md_register) return PTL_OK;
-  return ni->hooks->md_register(ni, d->start, d->length, reg);
+  return ni->hooks->md_register(ni, d->start, d->length, &prep->reg);
 }
 
-void ptl_md_abandon(ptl_ni_t *ni, ptl_reg_t *reg) {
-  if (ni->hooks && ni->hooks->md_deregister) ni->hooks->md_deregister(ni, reg);
+void ptl_md_abandon(ptl_ni_t *ni, ptl_mdprep_t *prep) {
+  if (ni->hooks && ni->hooks->md_deregister) ni->hooks->md_deregister(ni, &prep->reg);
+  free(prep->iov);
+  prep->iov = NULL;
 }
 
-int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, const ptl_reg_t *reg, ptl_mdo_t **out) {
+int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_mdprep_t *prep, ptl_mdo_t **out) {
   ptl_mdo_t *md;
   if (d->eq_handle != PTL_EQ_NONE && !ptl_pool_get(&ni->eqs, d->eq_handle)) return PTL_EQ_INVALID;
   if (unlink_op != PTL_RETAIN && unlink_op != PTL_UNLINK) return PTL_MD_ILLEGAL;
   if (PTL_UNLIKELY(ni->limbo != NULL)) ptl_limbo_reap(ni);
   if (!(md = ptl_pool_alloc(&ni->mds))) return PTL_NO_SPACE;
   md->d = *d;
+  md->len = prep->len;
+  md->iov = prep->iov; /* (the MD owns them now) */
+  md->niov = prep->niov;
+  prep->iov = NULL;
   md->self = ptl_obj_handle(&ni->mds, md);
   md->ev_mask = ptl_md_ev_mask(d);
   if ((md->eqo = d->eq_handle != PTL_EQ_NONE ? ptl_pool_get(&ni->eqs, d->eq_handle) : NULL))
     md->eq_gen = md->eqo->o.gen;
   md->unlink_op = unlink_op;
-  md->reg = *reg;
+  md->reg = prep->reg;
   if (md->d.threshold == 0) PTL_WR(md->inactive, 1); /* usable by nothing */
   *out = md;
   return PTL_OK;
 }
 
+/* The piece of an IOVEC MD holding byte off (the last that starts at or before it). */
+static const ptl_piece_t *md_piece(const ptl_mdo_t *md, ptl_size_t off) {
+  uint32_t lo = 0, hi = md->niov; /* answer in [lo, hi) */
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (md->iov[mid].off <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return &md->iov[lo];
+}
+
+char *ptl_md_piece_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len) {
+  static char nothing;
+  const ptl_piece_t *p;
+  if (!len) return &nothing; /* (never dereferenced) */
+  p = md_piece(md, off);
+  return off - p->off + len <= p->len ? p->base + (off - p->off) : NULL;
+}
+
+void ptl_md_gather(const ptl_mdo_t *md, ptl_size_t off, void *dst, ptl_size_t len) {
+  char *out = dst;
+  if (!md->iov) {
+    memcpy(out, (char *)md->d.start + off, len);
+    return;
+  }
+  for (const ptl_piece_t *p = len ? md_piece(md, off) : NULL; len; p++) {
+    ptl_size_t in = off - p->off, n = p->len - in < len ? p->len - in : len;
+    memcpy(out, p->base + in, n);
+    out += n;
+    off += n;
+    len -= n;
+  }
+}
+
+void ptl_md_scatter(const ptl_mdo_t *md, ptl_size_t off, const void *src, ptl_size_t len) {
+  const char *in_ = src;
+  if (!md->iov) {
+    memcpy((char *)md->d.start + off, in_, len);
+    return;
+  }
+  for (const ptl_piece_t *p = len ? md_piece(md, off) : NULL; len; p++) {
+    ptl_size_t in = off - p->off, n = p->len - in < len ? p->len - in : len;
+    memcpy(p->base + in, in_, n);
+    in_ += n;
+    off += n;
+    len -= n;
+  }
+}
+
 /* Attach (me != NULL) or bind. */
 static int md_make(ptl_ni_t *ni, ptl_handle_me_t meh, const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_handle_md_t *mdh) {
-  ptl_reg_t reg;
+  ptl_mdprep_t prep;
   ptl_meo_t *me = NULL;
   ptl_mdo_t *md = NULL;
   int rc;
   if (!mdh) return PTL_SEGV;
-  if ((rc = ptl_md_prepare(ni, d, &reg)) != PTL_OK) return rc;
+  if ((rc = ptl_md_prepare(ni, d, &prep)) != PTL_OK) return rc;
   ptl_lock(ni);
   if (meh != PTL_INVALID_HANDLE && !(me = ptl_pool_get(&ni->mes, meh)))
     rc = PTL_ME_INVALID;
   else if (me && (me->md || !me->linked))
     rc = me->md ? PTL_ME_IN_USE : PTL_ME_INVALID;
   else
-    rc = ptl_md_build(ni, d, unlink_op, &reg, &md);
+    rc = ptl_md_build(ni, d, unlink_op, &prep, &md);
   if (rc == PTL_OK) {
     if (me) {
       me->md = md;
@@ -65,7 +153,7 @@ static int md_make(ptl_ni_t *ni, ptl_handle_me_t meh, const ptl_md_t *d, ptl_unl
   }
   ptl_unlock(ni);
   if (rc != PTL_OK)
-    ptl_md_abandon(ni, &reg);
+    ptl_md_abandon(ni, &prep);
   else if (me)
     ptl_list_changed(ni, me->pt, NULL);
   return rc;

@@ -62,10 +62,10 @@ static int me_md_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_handle_me_t base_h, pt
                      const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_handle_me_t *meh, ptl_handle_md_t *mdh) {
   ptl_meo_t *base = NULL, *me = NULL;
   ptl_mdo_t *md = NULL;
-  ptl_reg_t reg = {0};
+  ptl_mdprep_t prep = {0};
   int rc;
   if (!meh || (d && !mdh)) return PTL_SEGV;
-  if (d && (rc = ptl_md_prepare(ni, d, &reg)) != PTL_OK) return rc;
+  if (d && (rc = ptl_md_prepare(ni, d, &prep)) != PTL_OK) return rc;
   ptl_lock(ni);
   if (base_h != PTL_INVALID_HANDLE && (!(base = ptl_pool_get(&ni->mes, base_h)) || !base->linked))
     rc = PTL_ME_INVALID;
@@ -73,7 +73,7 @@ static int me_md_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_handle_me_t base_h, pt
     rc = PTL_EQ_INVALID;
   else
     rc = ptl_me_new(ni, pt, base, match_id, bits, ignore, unlink, pos, &me);
-  if (rc == PTL_OK && d && (rc = ptl_md_build(ni, d, unlink_op, &reg, &md)) != PTL_OK) {
+  if (rc == PTL_OK && d && (rc = ptl_md_build(ni, d, unlink_op, &prep, &md)) != PTL_OK) {
     ptl_list_remove(ni, me);
     ptl_pool_free(&ni->mes, me);
   }
@@ -88,7 +88,7 @@ static int me_md_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_handle_me_t base_h, pt
   }
   ptl_unlock(ni);
   if (rc != PTL_OK) {
-    if (d) ptl_md_abandon(ni, &reg);
+    if (d) ptl_md_abandon(ni, &prep);
     return rc;
   }
   ptl_list_changed(ni, pt, NULL);

@@ -16,7 +16,7 @@ const ptl_ni_limits_t ptl_limits = {
     .max_eqs = 1 << 16,
     .max_ac_index = 0,
     .max_pt_index = PTLX_PT_INDEX_MAX,
-    .max_md_iovecs = 0,
+    .max_md_iovecs = PTLX_MD_IOVECS_MAX,
     .max_me_list = 1 << 20,
     .max_getput_md = 0,
 };

@@ -268,19 +268,43 @@ static inline __attribute__((always_inline)) int sc_complete(ptl_x_t *x, ucp_ep_
   return 1;
 }
 
-static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uint32_t target,
-                                                        ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
-                                                        const ptl_pubent_t *e, ptl_size_t roff, void **flush) {
+static inline __attribute__((always_inline)) int sc_rma_at(ptl_x_t *x, int put, uint32_t target, char *local,
+                                                           void *memh, ptl_size_t mlen, const ptl_pubent_t *e,
+                                                           ptl_size_t roff, void **flush) {
   ucp_request_param_t p;
   ucs_status_ptr_t req;
   ucp_ep_h ep = x->txep[target];
-  if (put && e->lbase && stp_copy_word(e->lbase + roff, (char *)md->d.start + loff, mlen))
+  if (put && e->lbase && stp_copy_word(e->lbase + roff, local, mlen))
     return 1; /* a word into shared memory: one store, complete (UCX's memcpy may store it twice: stp_copy.h) */
-  p.op_attr_mask = md->reg.memh ? UCP_OP_ATTR_FIELD_MEMH : 0;
-  p.memh = md->reg.memh;
-  req = put ? ucp_put_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p)
-            : ucp_get_nbx(ep, (char *)md->d.start + loff, mlen, e->base + roff, e->rkey, &p);
+  p.op_attr_mask = memh ? UCP_OP_ATTR_FIELD_MEMH : 0;
+  p.memh = memh;
+  req = put ? ucp_put_nbx(ep, local, mlen, e->base + roff, e->rkey, &p)
+            : ucp_get_nbx(ep, local, mlen, e->base + roff, e->rkey, &p);
   return sc_complete(x, ep, req, put, flush);
+}
+
+/* sc_rma from an IOVEC MD: bytes within one piece as they are, else
+ * through a copy (gathered before a Put; scattered after a Get: sc_complete
+ * has waited for the data). */
+static __attribute__((noinline)) int sc_rma_iov(ptl_x_t *x, int put, uint32_t target, ptl_mdo_t *md, ptl_size_t loff,
+                                                ptl_size_t mlen, const ptl_pubent_t *e, ptl_size_t roff,
+                                                void **flush) {
+  char *local = ptl_md_piece_at(md, loff, mlen), *tmp;
+  int rc;
+  if (local) return sc_rma_at(x, put, target, local, NULL, mlen, e, roff, flush);
+  tmp = ptl_alloc_or_die(NULL, mlen, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)mlen);
+  if (put) ptl_md_gather(md, loff, tmp, mlen);
+  rc = sc_rma_at(x, put, target, tmp, NULL, mlen, e, roff, flush);
+  if (!put && rc) ptl_md_scatter(md, loff, tmp, mlen);
+  free(tmp);
+  return rc;
+}
+
+static inline __attribute__((always_inline)) int sc_rma(ptl_x_t *x, int put, uint32_t target,
+                                                        ptl_mdo_t *md, ptl_size_t loff, ptl_size_t mlen,
+                                                        const ptl_pubent_t *e, ptl_size_t roff, void **flush) {
+  if (PTL_UNLIKELY(md->iov != NULL)) return sc_rma_iov(x, put, target, md, loff, mlen, e, roff, flush);
+  return sc_rma_at(x, put, target, (char *)md->d.start + loff, md->reg.memh, mlen, e, roff, flush);
 }
 
 /* One UCX atomic of `size` bytes (4 or 8) to a published entry (the NIC
@@ -390,7 +414,7 @@ static int check_target(ptl_ni_t *ni, ptl_process_id_t t, ptl_pt_index_t pt, ptl
 static int check_md(ptl_ni_t *ni, ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_mdo_t **out) {
   ptl_mdo_t *md = ptl_pool_get(&ni->mds, mdh);
   if (!md || PTL_RD(md->inactive)) return PTL_MD_INVALID;
-  if (loff > md->d.length || len > md->d.length - loff) return PTL_MD_ILLEGAL;
+  if (loff > md->len || len > md->len - loff) return PTL_MD_ILLEGAL;
   *out = md;
   return PTL_OK;
 }
@@ -609,6 +633,13 @@ static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t
     ptl_unlock(ni);
     return rc != PTL_OK ? rc : PTL_NO_SPACE;
   }
+  char *src = ptl_md_at(md, loff, len);
+  void *memh = md->reg.memh;
+  if (PTL_UNLIKELY(md->iov != NULL) && !src) { /* an IOVEC MD's bytes across pieces: gathered */
+    src = op->bounce = ptl_alloc_or_die(NULL, len, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)len);
+    ptl_md_gather(md, loff, src, len);
+    memh = NULL;
+  }
   ptl_md_consume(md);
   md->pending++;
   op->kind = OPK_PUT;
@@ -626,7 +657,7 @@ static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t
   ptl_unlock(ni);
   ptl_tx_enter(x);
   rc = ptl_am_send(ni, PTL_SIDE_APP, (int)target.nid, PTL_AM_PUT | (eager ? PTL_AM_EAGER : 0u), &op->w.put,
-                   sizeof(op->w.put), (char *)md->d.start + loff, len, md->reg.memh, op, ptl_send_cb);
+                   sizeof(op->w.put), src, len, memh, op, ptl_send_cb);
   ptl_tx_leave(x);
   if (rc != SEND_LATER) send_finish(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
   return rc == SEND_FAIL ? PTL_FAIL : PTL_OK;
@@ -636,8 +667,8 @@ static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t
  * changes it, so no lock), active, holding [loff, +len); or NULL. */
 static inline ptl_mdo_t *sc_md(ptl_ni_t *ni, ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len) {
   ptl_mdo_t *md = ptl_pool_get(&ni->mds, mdh);
-  if (md && PTL_RD(md->d.threshold) == PTL_MD_THRESH_INF && !PTL_RD(md->inactive) && loff <= md->d.length &&
-      len <= md->d.length - loff)
+  if (md && PTL_RD(md->d.threshold) == PTL_MD_THRESH_INF && !PTL_RD(md->inactive) && loff <= md->len &&
+      len <= md->len - loff)
     return md;
   return NULL;
 }
@@ -666,8 +697,14 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
       sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen, &unmapped)) {
     int ok, ack = ack_req == PTL_ACK_REQ && !(e->options & PTL_MD_ACK_DISABLE);
     if (PTL_UNLIKELY(e->xev)) {
-      int w = sc_xput(x, ni, e, target.nid, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, hdr);
+      char *tmp = NULL, *src = ptl_md_at(md, loff, len);
+      if (PTL_UNLIKELY(md->iov != NULL) && !src) { /* across pieces: gathered */
+        src = tmp = ptl_alloc_or_die(NULL, len, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)len);
+        ptl_md_gather(md, loff, tmp, len);
+      }
+      int w = sc_xput(x, ni, e, target.nid, src, len, &roff, &mlen, pt, bits, hdr);
       sc_end(x);
+      free(tmp);
       if (!w) return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr, 0);
       if (w == 2) sc_wake(ni, target.nid);
       ok = 1;
@@ -693,7 +730,7 @@ int PtlPut(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t target, 
   ptl_mdo_t *md;
   if (!ni) return PTL_NO_INIT;
   if (!(md = ptl_pool_get(&ni->mds, mdh))) return PTL_MD_INVALID;
-  return PtlPutRegion(mdh, 0, md->d.length, ack_req, target, pt, ac, bits, roff, hdr);
+  return PtlPutRegion(mdh, 0, md->len, ack_req, target, pt, ac, bits, roff, hdr);
 }
 
 static __attribute__((noinline)) int get_matched(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len,
@@ -733,8 +770,15 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
   if (sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_GET, &x, &md, &e, &mlen, &unmapped)) {
     int ok = 1;
     if (PTL_UNLIKELY(e->xev)) { /* (remotely managed: sc_begin checked the length) */
-      int w = sc_xwrite(ni, e, 0, (char *)md->d.start + loff, len, &roff, &mlen, pt, bits, 0);
+      char *tmp = NULL, *dst = ptl_md_at(md, loff, len);
+      if (PTL_UNLIKELY(md->iov != NULL) && !dst) /* across pieces: scattered once read */
+        dst = tmp = ptl_alloc_or_die(NULL, len, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)len);
+      int w = sc_xwrite(ni, e, 0, dst, len, &roff, &mlen, pt, bits, 0);
       sc_end(x);
+      if (tmp) {
+        ptl_md_scatter(md, loff, tmp, mlen);
+        free(tmp);
+      }
       if (w == 2) sc_wake(ni, target.nid);
     } else {
       ok = sc_rma(x, 0, target.nid, md, loff, mlen, e, roff, NULL);
@@ -757,7 +801,7 @@ int PtlGet(ptl_handle_md_t mdh, ptl_process_id_t target, ptl_pt_index_t pt, ptl_
   ptl_mdo_t *md;
   if (!ni) return PTL_NO_INIT;
   if (!(md = ptl_pool_get(&ni->mds, mdh))) return PTL_MD_INVALID;
-  return PtlGetRegion(mdh, 0, md->d.length, target, pt, ac, bits, roff);
+  return PtlGetRegion(mdh, 0, md->len, target, pt, ac, bits, roff);
 }
 
 void ptl_ack_arrived(ptl_ni_t *ni, const ptl_wack_t *w) {
@@ -828,7 +872,7 @@ static __attribute__((noinline)) int amo_matched(ptl_handle_md_t gmdh, ptl_size_
     ptl_unlock(ni);
     return PTL_NO_SPACE;
   }
-  memcpy(op->bounce, (char *)md->d.start + loff, len);
+  ptl_md_gather(md, loff, op->bounce, len);
   ptl_md_consume(md);
   md->pending++;
   op->kind = OPK_ATOMIC;
@@ -914,7 +958,7 @@ int PtlAtomic(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_req_
     int ok, ack = ack_req == PTL_ACK_REQ && !(e->options & PTL_MD_ACK_DISABLE);
     uint64_t v = 0;
     void *flush = NULL;
-    memcpy(&v, (char *)md->d.start + loff, len);
+    ptl_md_gather(md, loff, &v, len);
     ok = sc_amo(x, target.nid, (ucp_atomic_op_t)uop, &v, NULL, len, e, roff, &flush);
     sc_put_issued(ni, x, ok, flush, mdh, md, &ack, target, pt, bits, len, len, roff, hdr);
     if (md->ev_mask)
@@ -963,16 +1007,16 @@ static int amo_fetch(ptl_handle_md_t gmdh, ptl_size_t goff, ptl_handle_md_t mdh,
     int ok;
     if (uop == UCP_ATOMIC_OP_CSWAP) { /* UCX: compare with the operand, the new value in the reply buffer */
       memcpy(&v, operand, len);
-      memcpy(&old, (char *)md->d.start + loff, len);
+      ptl_md_gather(md, loff, &old, len);
     } else {
-      memcpy(&v, (char *)md->d.start + loff, len);
+      ptl_md_gather(md, loff, &v, len);
     }
     if (uop == UCP_ATOMIC_OP_AND || uop == UCP_ATOMIC_OP_OR || uop == UCP_ATOMIC_OP_XOR)
       ok = sc_amo_fbits(x, target.nid, (ucp_atomic_op_t)uop, v, &old, len, e, roff);
     else
       ok = sc_amo(x, target.nid, (ucp_atomic_op_t)uop, &v, &old, len, e, roff, NULL);
     sc_end(x);
-    if (ok) memcpy((char *)gmd->d.start + goff, &old, len);
+    if (ok) ptl_md_scatter(gmd, goff, &old, len);
     if (md->ev_mask)
       sc_events(ni, md, PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, ni->id, pt, bits, len, len, loff, hdr,
                 ok ? PTL_NI_OK : PTL_NI_FAIL, 0, target, 0, 0);

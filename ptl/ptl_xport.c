@@ -122,7 +122,7 @@ static void recv_finish(ptl_xop_t *op, ucs_status_t st) {
   ptl_mdo_t *md = op->kind == OPK_RECV_PUT ? op->hit.md : ptl_pool_get(&ni->mds, op->mdh);
   ptl_size_t off = op->kind == OPK_RECV_PUT ? op->hit.offset : op->info.offset;
   ptl_size_t mlen = op->kind == OPK_RECV_PUT ? op->hit.mlength : op->info.mlength;
-  if (op->bounce && fail == PTL_NI_OK) memcpy((char *)md->d.start + off, op->bounce, mlen);
+  if (op->bounce && fail == PTL_NI_OK) ptl_md_scatter(md, off, op->bounce, mlen);
   if (op->kind == OPK_RECV_PUT)
     put_landed(ni, &op->req, &op->hit, &op->w.put, fail);
   else
@@ -141,12 +141,14 @@ static void recv_cb(void *req, ucs_status_t st, size_t length, void *user_data) 
 }
 
 /* Lock held.  Receive a rendezvous message of len bytes whose first mlen
- * go to dst (the rest, if truncated, through a bounce buffer). */
+ * go to dst (the rest, if truncated, through a bounce buffer; all of it
+ * when dst is NULL: bytes across the pieces of an IOVEC MD, scattered by
+ * recv_finish). */
 static void recv_rndv(ptl_ni_t *ni, ptl_xop_t *op, void *desc, void *dst, size_t mlen, size_t len, void *memh) {
   ucp_request_param_t p;
   ucs_status_ptr_t req;
   void *buf = dst;
-  if (mlen < len) {
+  if (mlen < len || !dst) {
     if (!(buf = op->bounce = malloc(len))) { /* the payload is dropped when the handler returns */
       recv_finish(op, UCS_ERR_NO_MEMORY);
       return;
@@ -177,11 +179,14 @@ static ucs_status_t am_put(void *arg, const void *header, size_t hlen, void *dat
   if (!ptl_match(ni, &r, &hit, PTL_SIDE_RX)) { /* dropped (and counted): say so if an ACK is awaited */
     if (w.ack_md != PTL_HANDLE_NONE) send_ack(ni, &r, &w, 0, 0, PTLX_NI_DROPPED);
   } else {
-    char *dst = (char *)hit.md->d.start + hit.offset;
+    char *dst = ptl_md_at(hit.md, hit.offset, hit.mlength); /* (NULL: across IOVEC pieces) */
     /* into a published request buffer: its sender writes into ours, so it gets our publications at once */
     if (hit.xmd) atomic_fetch_or_explicit(&ptl_x(ni)->peer[w.src].use, PTL_USE_YES, memory_order_relaxed);
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-      stp_copy(dst, data, hit.mlength); /* (a word: one store -- stp_copy.h) */
+      if (PTL_LIKELY(!hit.md->iov) || dst)
+        stp_copy(dst, data, hit.mlength); /* (a word: one store -- stp_copy.h) */
+      else
+        ptl_md_scatter(hit.md, hit.offset, data, hit.mlength);
       put_landed(ni, &r, &hit, &w, PTL_NI_OK);
     } else if ((op = ptl_op_get(ni, PTL_SIDE_RX))) {
       op->kind = OPK_RECV_PUT;
@@ -274,8 +279,16 @@ static ucs_status_t am_get(void *arg, const void *header, size_t hlen, void *dat
     op->req = r;
     op->hit = hit;
     op->w.reply = (ptl_wreply_t){w.reply_md, w.bits, w.rlength, w.loffset, w.pt, ni->id.nid, PTL_NI_OK, 0};
-    rc = ptl_am_send(ni, PTL_SIDE_RX, (int)w.src, PTL_AM_REPLY, &op->w.reply, sizeof(op->w.reply),
-                     (char *)hit.md->d.start + hit.offset, hit.mlength, hit.md->reg.memh, op, rx_send_cb);
+    char *src = ptl_md_at(hit.md, hit.offset, hit.mlength);
+    void *memh = hit.md->reg.memh;
+    if (PTL_UNLIKELY(hit.md->iov != NULL) && !src) { /* across IOVEC pieces: gathered */
+      src = op->bounce = ptl_alloc_or_die(NULL, hit.mlength, "bouncing %llu bytes of a scatter/gather MD",
+                                          (unsigned long long)hit.mlength);
+      ptl_md_gather(hit.md, hit.offset, src, hit.mlength);
+      memh = NULL;
+    }
+    rc = ptl_am_send(ni, PTL_SIDE_RX, (int)w.src, PTL_AM_REPLY, &op->w.reply, sizeof(op->w.reply), src,
+                     hit.mlength, memh, op, rx_send_cb);
     if (rc != SEND_LATER) reply_sent(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
   }
   ptl_unlock(ni);
@@ -301,24 +314,24 @@ static ucs_status_t am_reply(void *arg, const void *header, size_t hlen, void *d
   if (w.fail != PTL_NI_OK) len = 0; /* the Get failed at the target: no data */
   ptl_lock(ni);
   md = ptl_pool_get(&ni->mds, w.md);
-  if (!md || md->inactive || w.loffset > md->d.length ||
-      (len > md->d.length - w.loffset && !(md->d.options & PTL_MD_TRUNCATE))) {
+  if (!md || md->inactive || w.loffset > md->len ||
+      (len > md->len - w.loffset && !(md->d.options & PTL_MD_TRUNCATE))) {
     ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_STALE, 1);
     ptl_unlock(ni);
     return UCS_OK; /* a rendezvous payload is dropped by returning */
   }
-  ptl_size_t mlen = len < md->d.length - w.loffset ? len : md->d.length - w.loffset;
+  ptl_size_t mlen = len < md->len - w.loffset ? len : md->len - w.loffset;
   ptl_evinfo_t in = {{w.src, 0}, w.pt, w.bits, w.rlength, mlen, w.loffset, 0, 0, w.fail};
   ptl_stat(ni, PTL_SIDE_RX, PTL_SR_RECV_COUNT, 1);
   ptl_stat(ni, PTL_SIDE_RX, PTL_SR_RECV_LENGTH, mlen);
   ptl_md_consume(md);
   md->pending++;
   in.link = ptl_md_event(ni, md, PTL_EVENT_REPLY_START, &in, PTL_SIDE_RX);
-  char *dst = (char *)md->d.start + w.loffset;
+  char *dst = ptl_md_at(md, w.loffset, mlen); /* (NULL: across IOVEC pieces) */
   if (w.fail != PTL_NI_OK) {
     reply_landed(ni, md, &in, w.fail);
   } else if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-    memcpy(dst, data, mlen);
+    ptl_md_scatter(md, w.loffset, data, mlen);
     reply_landed(ni, md, &in, PTL_NI_OK);
   } else if ((op = ptl_op_get(ni, PTL_SIDE_RX))) {
     op->kind = OPK_RECV_REPLY;
@@ -358,7 +371,7 @@ static ucs_status_t am_atomic(void *arg, const void *header, size_t hlen, void *
     else if (w.ack_md != PTL_HANDLE_NONE)
       send_ack(ni, &r, &wp, 0, 0, PTLX_NI_DROPPED);
   } else {
-    char *dst = (char *)hit.md->d.start + hit.offset;
+    char *dst = ptl_md_at(hit.md, hit.offset, hit.mlength); /* (within one piece: ptl_match) */
     ptl_stat(ni, PTL_SIDE_RX, PTLX_SR_ATOMIC_CPU, 1);
     if (hit.xmd) atomic_fetch_or_explicit(&ptl_x(ni)->peer[w.src].use, PTL_USE_YES, memory_order_relaxed); /* (as am_put) */
     if (!fetch) {

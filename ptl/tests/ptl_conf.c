@@ -576,7 +576,7 @@ static void t_bad_calls(void) {
   RC(PtlMEAttach(ni, 0, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, NULL), PTL_SEGV);
   RC(PtlMEUnlink(md), PTL_ME_INVALID);
   RC(PtlMDUnlink(eq), PTL_MD_INVALID);
-  RC(PtlMDBind(ni, test_md(buf, 16, 1, PTL_MD_IOVEC, eq, NULL), PTL_RETAIN, &stale), PTL_MD_ILLEGAL);
+  RC(PtlMDBind(ni, test_md(NULL, 16, 1, PTL_MD_IOVEC, eq, NULL), PTL_RETAIN, &stale), PTL_MD_ILLEGAL); /* no array */
   RC(PtlMDBind(ni, test_md(buf, 16, 1, 0, eq + 1, NULL), PTL_RETAIN, &stale), PTL_EQ_INVALID);
   RC(PtlMDBind(ni + 1, test_md(buf, 16, 1, 0, eq, NULL), PTL_RETAIN, &stale), PTL_NI_INVALID);
   RC(PtlEQPoll(&eq, 1, 0, NULL, &which), PTL_SEGV);
@@ -2161,6 +2161,273 @@ static void t_atomic(void) {
   (void)ncalls;
 }
 
+
+/* ---------------------------------------------------------------- IOVEC MDs */
+/* A scatter/gather layout for the iovec subtest: pieces of lengths iov_lens
+ * over raw memory, in reverse memory order, each at an 8-aligned place
+ * after a gap of sentinel bytes (and one piece of length 0, base NULL), so
+ * logical and memory order differ and stray writes show. */
+static const size_t iov_lens[] = {1, 7, 0, 64, 3, 4096, 1000, MIB, 17};
+#define IOV_N (sizeof(iov_lens) / sizeof(iov_lens[0]))
+#define IOV_GAP 0xee
+typedef struct {
+  ptl_md_iovec_t v[IOV_N];
+  size_t total, rawlen;
+  unsigned char *raw;
+} iov_t;
+
+static void iov_make(iov_t *t) {
+  size_t at = 16;
+  t->total = 0;
+  for (size_t i = 0; i < IOV_N; i++) at += (iov_lens[i] + 16 + 7) & ~(size_t)7;
+  t->rawlen = at;
+  t->raw = malloc(t->rawlen);
+  memset(t->raw, IOV_GAP, t->rawlen);
+  at = 16;
+  for (size_t i = IOV_N; i-- > 0;) {
+    t->v[i].iov_base = iov_lens[i] ? t->raw + at : NULL;
+    t->v[i].iov_len = iov_lens[i];
+    at += (iov_lens[i] + 16 + 7) & ~(size_t)7;
+    t->total += iov_lens[i];
+  }
+}
+
+/* The memory of logical byte off (a walk of its own, independent of ptl's). */
+static unsigned char *iov_byte(iov_t *t, size_t off) {
+  for (size_t i = 0; i < IOV_N; i++) {
+    if (off < t->v[i].iov_len) return (unsigned char *)t->v[i].iov_base + off;
+    off -= t->v[i].iov_len;
+  }
+  return NULL;
+}
+
+/* Logical bytes [off, +n) hold fill(seed) (as a contiguous buffer would
+ * from its own offset 0), and no gap byte changed. */
+static int iov_filled(iov_t *t, size_t off, size_t n, unsigned seed) {
+  unsigned char *want = malloc(n ? n : 1);
+  int ok = 1;
+  fill(want, n, seed);
+  for (size_t i = 0; i < n && ok; i++) ok = *iov_byte(t, off + i) == want[i];
+  for (size_t i = 0; i < t->rawlen && ok; i++) { /* gaps: every raw byte outside the pieces */
+    int inside = 0;
+    for (size_t k = 0; k < IOV_N && !inside; k++)
+      inside = t->v[k].iov_len && t->raw + i >= (unsigned char *)t->v[k].iov_base &&
+               t->raw + i < (unsigned char *)t->v[k].iov_base + t->v[k].iov_len;
+    if (!inside) ok = t->raw[i] == IOV_GAP;
+  }
+  free(want);
+  return ok;
+}
+
+static void iov_fill(iov_t *t, size_t off, size_t n, unsigned seed) {
+  unsigned char *src = malloc(n ? n : 1);
+  fill(src, n, seed);
+  for (size_t i = 0; i < n; i++) *iov_byte(t, off + i) = src[i];
+  free(src);
+}
+
+/* PTL_MD_IOVEC (Portals 3.3): an MD over pieces behaves as one contiguous
+ * MD of their total length -- as the source of Puts and the destination of
+ * Gets (bound), and as the target of Puts, Gets, truncation, local
+ * management and atomics (attached; an atomic across pieces is skipped).
+ * Ranges within one piece, across several, eager and rendezvous sizes; on
+ * every mode (offload: the initiator's shortcut to a published contiguous
+ * entry from an IOVEC MD; IOVEC entries themselves are never published). */
+static void t_iovec(void) {
+  iov_t s, t;
+  ptl_md_iovec_t scratch[IOV_N];
+  ptl_handle_eq_t ieq, teq;
+  ptl_handle_me_t cme, ime;
+  ptl_handle_md_t smd, cmd, imd, bmd;
+  ptl_event_t e;
+  int to = (rank + 1) % nprocs, from = (rank + nprocs - 1) % nprocs;
+  size_t clen = 2 * MIB;
+  unsigned char *cbuf = malloc(clen), *bbuf = malloc(clen);
+  /* (loff, n): a byte, within a piece, everything, across 2 and 3 pieces, the last piece, the big one across */
+  const size_t cases[][2] = {{0, 1}, {1, 7}, {0, 0}, {5, 70}, {74, 4096 + 5}, {8 + 64 + 3 + 4096 + 1000 + MIB, 17},
+                             {8 + 64 + 3 + 4096 + 900, 100 + MIB + 10}};
+  const size_t ncases = sizeof(cases) / sizeof(cases[0]);
+  iov_make(&s);
+  iov_make(&t);
+  CHECK(s.total == 8 + 64 + 3 + 4096 + 1000 + MIB + 17);
+  OK(PtlEQAlloc(ni, 64, PTL_EQ_HANDLER_NONE, &ieq));
+  OK(PtlEQAlloc(ni, 64, PTL_EQ_HANDLER_NONE, &teq));
+
+  /* what the limits say, and what is refused */
+  {
+    ptl_ni_limits_t lim;
+    ptl_handle_ni_t ni2;
+    OK(PtlNIInit(offload ? PTLX_IFACE_OFFLOAD : PTLX_IFACE_HOST, PTL_PID_ANY, NULL, &lim, &ni2));
+    CHECK(lim.max_md_iovecs == PTLX_MD_IOVECS_MAX && ni2 == ni);
+    OK(PtlNIFini(ni2)); /* (a second reference: only that goes) */
+    ptl_md_iovec_t bad[2] = {{NULL, 8}, {cbuf, 8}};
+    RC(PtlMDBind(ni, test_md(bad, 2, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &bmd), PTL_MD_ILLEGAL);
+    bad[0] = (ptl_md_iovec_t){(void *)~(uintptr_t)7, 16}; /* wraps */
+    RC(PtlMDBind(ni, test_md(bad, 2, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &bmd), PTL_MD_ILLEGAL);
+    RC(PtlMDBind(ni, test_md(bad, PTLX_MD_IOVECS_MAX + 1, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &bmd),
+       PTL_MD_ILLEGAL);
+    RC(PtlMDBind(ni, test_md(NULL, 2, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &bmd), PTL_MD_ILLEGAL);
+    OK(PtlMDBind(ni, test_md(NULL, 0, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &bmd)); /* no pieces */
+    RC(PtlPutRegion(bmd, 0, 1, PTL_NO_ACK_REQ, pid_of(to), 5, 0, 0x77, 0, 0), PTL_MD_ILLEGAL);
+    OK(PtlMDUnlink(bmd));
+  }
+
+  /* the source: bound from an array the client overwrites at once (ptl copied it) */
+  memcpy(scratch, s.v, sizeof(scratch));
+  OK(PtlMDBind(ni, test_md(scratch, IOV_N, PTL_MD_THRESH_INF, PTL_MD_IOVEC, ieq, &s), PTL_RETAIN, &smd));
+  memset(scratch, 0, sizeof(scratch));
+  /* targets: a contiguous entry (pt 5) and an IOVEC one (pt 6) */
+  OK(PtlMEAttach(ni, 5, ANY, 0x77, 0, PTL_RETAIN, PTL_INS_AFTER, &cme));
+  OK(PtlMDAttach(cme, test_md(cbuf, clen, PTL_MD_THRESH_INF, RW | PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE,
+                              PTL_EQ_NONE, NULL),
+                 PTL_RETAIN, &cmd));
+  OK(PtlMEAttach(ni, 6, ANY, 0x78, 0, PTL_RETAIN, PTL_INS_AFTER, &ime));
+  OK(PtlMDAttach(ime, test_md(t.v, IOV_N, PTL_MD_THRESH_INF, RW | PTL_MD_TRUNCATE | PTL_MD_IOVEC, teq, &t), PTL_RETAIN, &imd));
+  OK(PtlMDBind(ni, test_md(bbuf, clen, PTL_MD_THRESH_INF, 0, ieq, bbuf), PTL_RETAIN, &bmd));
+  ptl_sr_value_t sc0 = status(PTLX_SR_SHORTCUT_PUT);
+
+  for (size_t c = 0; c < ncases; c++) {
+    size_t loff = cases[c][0], n = cases[c][1];
+    unsigned seed = (unsigned)(rank * 16 + c);
+    /* 1. Put gathered from the IOVEC source into the contiguous entry at the same offset */
+    memset(cbuf, 0, clen);
+    iov_fill(&s, loff, n, seed);
+    tbarrier();
+    OK(PtlPutRegion(smd, loff, n, PTL_ACK_REQ, pid_of(to), 5, 0, 0x77, loff, c));
+    e = EXPECT(ieq, PTL_EVENT_SEND_START);
+    CHECK(e.offset == loff && e.rlength == n && e.md_handle == smd && e.md.user_ptr == &s && e.md.length == IOV_N);
+    e = EXPECT(ieq, PTL_EVENT_SEND_END);
+    CHECK(e.mlength == n && e.ni_fail_type == PTL_NI_OK);
+    e = EXPECT(ieq, PTL_EVENT_ACK);
+    CHECK(e.mlength == n && e.offset == loff && e.ni_fail_type == PTL_NI_OK);
+    tbarrier();
+    { /* what `from` put here: its pattern at the same offset */
+      unsigned char *want = malloc(n ? n : 1);
+      fill(want, n, (unsigned)(from * 16 + c));
+      CHECK(!memcmp(cbuf + loff, want, n));
+      free(want);
+    }
+    /* 2. Get scattered into the IOVEC source MD (now a destination) from the contiguous entry: 
+     *    fill cbuf with my own pattern at loff, so `from` reads it */
+    fill(cbuf + loff, n, seed + 100);
+    memset(s.raw, IOV_GAP, s.rawlen);
+    tbarrier();
+    OK(PtlGetRegion(smd, loff, n, pid_of(to), 5, 0, 0x77, loff));
+    e = EXPECT(ieq, PTL_EVENT_REPLY_START);
+    CHECK(e.offset == loff && e.rlength == n);
+    e = EXPECT(ieq, PTL_EVENT_REPLY_END);
+    CHECK(e.mlength == n && e.ni_fail_type == PTL_NI_OK);
+    CHECK(iov_filled(&s, loff, n, (unsigned)(to * 16 + c) + 100));
+    tbarrier();
+    /* 3. Put from a contiguous MD scattered into the IOVEC entry */
+    memset(t.raw, IOV_GAP, t.rawlen);
+    iov_fill(&t, 0, t.total, 3); /* (all of it: what the Put does not cover must stay) */
+    fill(bbuf, n, seed + 200);
+    tbarrier();
+    OK(PtlPutRegion(bmd, 0, n, PTL_ACK_REQ, pid_of(to), 6, 0, 0x78, loff, 0));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    e = EXPECT(ieq, PTL_EVENT_ACK);
+    CHECK(e.mlength == n && e.offset == loff);
+    EXPECT(teq, PTL_EVENT_PUT_START);
+    e = EXPECT(teq, PTL_EVENT_PUT_END);
+    CHECK(e.offset == loff && e.mlength == n && e.md_handle == imd && e.md.user_ptr == &t && e.md.start == t.v);
+    CHECK(iov_filled(&t, loff, n, (unsigned)(from * 16 + c) + 200));
+    CHECK(loff == 0 || iov_filled(&t, 0, loff, 3));
+    tbarrier();
+    /* 4. Get gathered from the IOVEC entry into a contiguous MD */
+    iov_fill(&t, loff, n, seed + 300);
+    memset(bbuf, 0, n + 1);
+    tbarrier();
+    OK(PtlGetRegion(bmd, 0, n, pid_of(to), 6, 0, 0x78, loff));
+    EXPECT(ieq, PTL_EVENT_REPLY_START);
+    e = EXPECT(ieq, PTL_EVENT_REPLY_END);
+    CHECK(e.mlength == n);
+    EXPECT(teq, PTL_EVENT_GET_START);
+    e = EXPECT(teq, PTL_EVENT_GET_END);
+    CHECK(e.offset == loff && e.mlength == n);
+    {
+      unsigned char *want = malloc(n ? n : 1);
+      fill(want, n, (unsigned)(to * 16 + c) + 300);
+      CHECK(!memcmp(bbuf, want, n) && bbuf[n] == 0);
+      free(want);
+    }
+    tbarrier();
+  }
+  /* the offload shortcut took the IOVEC source's Puts to the published contiguous entry */
+  if (publishes(rank) && publishes(to) && !unmapped) CHECK(status(PTLX_SR_SHORTCUT_PUT) >= sc0 + (ptl_sr_value_t)ncases);
+
+  /* 5. truncation: a Put past the IOVEC entry's end is cut to what fits */
+  memset(t.raw, IOV_GAP, t.rawlen);
+  fill(bbuf, 100, 7 + (unsigned)rank);
+  tbarrier();
+  OK(PtlPutRegion(bmd, 0, 100, PTL_ACK_REQ, pid_of(to), 6, 0, 0x78, t.total - 40, 0));
+  EXPECT(ieq, PTL_EVENT_SEND_START);
+  EXPECT(ieq, PTL_EVENT_SEND_END);
+  e = EXPECT(ieq, PTL_EVENT_ACK);
+  CHECK(e.mlength == 40 && e.rlength == 100 && e.offset == t.total - 40);
+  EXPECT(teq, PTL_EVENT_PUT_START);
+  e = EXPECT(teq, PTL_EVENT_PUT_END);
+  CHECK(e.mlength == 40 && e.rlength == 100);
+  CHECK(iov_filled(&t, t.total - 40, 40, 7 + (unsigned)from));
+  tbarrier();
+
+  /* 6. atomics into the IOVEC entry: within a piece (the 4096-byte one at logical 75) they work; across two they
+   *    match nothing (dropped, and the ACK says so) */
+  {
+    uint64_t one = 1, *word = (uint64_t *)iov_byte(&t, 75 + 8);
+    *word = 40;
+    tbarrier();
+    memcpy(bbuf, &one, 8);
+    OK(PtlAtomic(bmd, 0, 8, PTL_ACK_REQ, pid_of(to), 6, 0, 0x78, 75 + 8, 0, PTL_SUM, PTL_UINT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    e = EXPECT(ieq, PTL_EVENT_ACK);
+    CHECK(e.ni_fail_type == PTL_NI_OK && e.mlength == 8);
+    EXPECT(teq, PTL_EVENT_ATOMIC_START);
+    EXPECT(teq, PTL_EVENT_ATOMIC_END);
+    tbarrier();
+    CHECK(*word == 41);
+    OK(PtlAtomic(bmd, 0, 8, PTL_ACK_REQ, pid_of(to), 6, 0, 0x78, 75 - 4, 0, PTL_SUM, PTL_UINT64_T));
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    e = EXPECT(ieq, PTL_EVENT_ACK);
+    CHECK(e.ni_fail_type == PTLX_NI_DROPPED && e.mlength == 0);
+    tbarrier();
+    EXPECT_NONE(teq, 0);
+  }
+  OK(PtlMEUnlink(ime));
+
+  /* 7. a locally managed IOVEC entry: messages append across its pieces */
+  memset(t.raw, IOV_GAP, t.rawlen);
+  OK(PtlMEAttach(ni, 6, ANY, 0x79, 0, PTL_RETAIN, PTL_INS_AFTER, &ime));
+  OK(PtlMDAttach(ime, test_md(t.v, IOV_N, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_IOVEC, teq, NULL), PTL_RETAIN, &imd));
+  fill(bbuf, 150, 11 + (unsigned)rank);
+  tbarrier();
+  OK(PtlPutRegion(bmd, 0, 50, PTL_NO_ACK_REQ, pid_of(to), 6, 0, 0x79, 0, 0));
+  OK(PtlPutRegion(bmd, 50, 100, PTL_NO_ACK_REQ, pid_of(to), 6, 0, 0x79, 0, 0));
+  for (int k = 0; k < 2; k++) {
+    EXPECT(ieq, PTL_EVENT_SEND_START);
+    EXPECT(ieq, PTL_EVENT_SEND_END);
+    EXPECT(teq, PTL_EVENT_PUT_START);
+    e = EXPECT(teq, PTL_EVENT_PUT_END);
+    CHECK(e.offset == (k ? 50u : 0u) && e.mlength == (k ? 100u : 50u));
+  }
+  CHECK(iov_filled(&t, 0, 150, 11 + (unsigned)from));
+  tbarrier();
+
+  OK(PtlMEUnlink(ime));
+  OK(PtlMEUnlink(cme));
+  OK(PtlMDUnlink(smd));
+  OK(PtlMDUnlink(bmd));
+  OK(PtlEQFree(ieq));
+  OK(PtlEQFree(teq));
+  free(s.raw);
+  free(t.raw);
+  free(cbuf);
+  free(bbuf);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -2185,6 +2452,7 @@ static const struct {
     {"reqrb_pingpong", t_reqrb_pingpong},
     {"late_ack", t_late_ack},
     {"atomic", t_atomic},
+    {"iovec", t_iovec},
 };
 
 int main(int argc, char **argv) {

@@ -383,7 +383,7 @@ static void t_handles_and_errors(void) {
   RC(PtlMEAttach(nih + 1, 0, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, &me), PTL_NI_INVALID);
   RC(PtlMEAttach(nih, 0, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, NULL), PTL_SEGV);
   RC(PtlMEAttach(nih, 0, ANY, 0, 0, PTL_RETAIN, PTL_INS_AFTER, &me), PTL_OK);
-  RC(PtlMDAttach(me, test_md(buf[0], 8, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_MD_ILLEGAL);
+  RC(PtlMDAttach(me, test_md(NULL, 8, 1, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_MD_ILLEGAL);
   RC(PtlMDAttach(me, test_md(NULL, 8, 1, 0, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_MD_ILLEGAL);
   RC(PtlMDAttach(me, test_md(buf[0], 8, 1, 0, eq + 1, NULL), PTL_RETAIN, &md), PTL_EQ_INVALID);
   RC(PtlMDAttach(eq, test_md(buf[0], 8, 1, 0, PTL_EQ_NONE, NULL), PTL_RETAIN, &md), PTL_ME_INVALID); /* wrong kind */
@@ -802,6 +802,77 @@ static void t_atomics(void) {
   teardown();
 }
 
+/* IOVEC MDs (Portals 3.3 PTL_MD_IOVEC): random piece lists (lengths 0..40,
+ * up to 300 pieces, in shuffled memory order) against a byte-by-byte model:
+ * every random range gathers, scatters and resolves to one pointer exactly
+ * as the model says; the matching engine sees the total length; an atomic
+ * across pieces skips the entry; the IOVEC entry is never publishable. */
+static void t_iovec(void) {
+  setup("iovec_pieces");
+  enum { MAXP = 300, RAW = MAXP * 48 };
+  static unsigned char raw[RAW], out[RAW], model[RAW];
+  static ptl_md_iovec_t v[MAXP];
+  static size_t where[MAXP * 40]; /* logical byte -> raw index */
+  unsigned seed = 12345;
+#define RND() (seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xffffffu)
+  for (int round = 0; round < 200; round++) {
+    size_t n = 1 + RND() % MAXP, total = 0, slot[MAXP];
+    ptl_handle_md_t mdh;
+    for (size_t i = 0; i < n; i++) slot[i] = i;
+    for (size_t i = n; i > 1; i--) { /* a shuffle: pieces in another order in memory */
+      size_t j = RND() % i, t = slot[i - 1];
+      slot[i - 1] = slot[j];
+      slot[j] = t;
+    }
+    for (size_t i = 0; i < RAW; i++) raw[i] = (unsigned char)RND();
+    for (size_t i = 0; i < n; i++) {
+      size_t len = RND() % 5 == 0 ? 0 : RND() % 41;
+      v[i].iov_base = len ? raw + slot[i] * 48 + 3 : NULL;
+      v[i].iov_len = len;
+      for (size_t k = 0; k < len; k++) where[total + k] = slot[i] * 48 + 3 + k;
+      total += len;
+    }
+    RC(PtlMDBind(nih, test_md(v, n, PTL_MD_THRESH_INF, PTL_MD_IOVEC, PTL_EQ_NONE, NULL), PTL_RETAIN, &mdh), PTL_OK);
+    ptl_mdo_t *md = mdo(mdh);
+    CHECK(md->len == total);
+    for (int k = 0; k < 20 && total; k++) {
+      size_t off = RND() % total, len = RND() % (total - off + 1), same = 1;
+      for (size_t i = 1; i < len; i++) same &= where[off + i] == where[off] + i;
+      char *at = ptl_md_piece_at(md, off, len);
+      if (len) CHECK(same ? at == (char *)raw + where[off] : at == NULL);
+      ptl_md_gather(md, off, out, len);
+      for (size_t i = 0; i < len; i++) CHECK(out[i] == raw[where[off + i]]);
+      memcpy(model, raw, RAW);
+      for (size_t i = 0; i < len; i++) out[i] = (unsigned char)RND(), model[where[off + i]] = out[i];
+      ptl_md_scatter(md, off, out, len);
+      CHECK(!memcmp(model, raw, RAW));
+    }
+    RC(PtlMDUnlink(mdh), PTL_OK);
+    if (case_failed) break;
+  }
+#undef RND
+  /* matching: the total length, truncation at it, an atomic within a piece and across two */
+  {
+    static unsigned char a[16], b[16];
+    ptl_md_iovec_t two[3] = {{a, 16}, {NULL, 0}, {b, 16}};
+    ptl_hit_t hit;
+    ptl_handle_me_t meh;
+    ptl_handle_md_t h = attach(4, ANY, 0x1, 0,
+                               test_md(two, 3, PTL_MD_THRESH_INF,
+                                       PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE |
+                                           PTL_MD_IOVEC | PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE,
+                                       PTL_EQ_NONE, NULL),
+                               PTL_RETAIN, PTL_RETAIN, &meh);
+    uint64_t after;
+    CHECK(put(4, 0x1, 40, 0, &hit) == mdo(h) && hit.mlength == 32); /* truncated at 32, not 3 */
+    CHECK(put(4, 0x1, 8, 20, &hit) == mdo(h) && hit.offset == 20 && hit.mlength == 8);
+    CHECK(deliver(PTL_OP_ATOMIC, 1, 4, 0x1, 8, 16, 0, &hit) == mdo(h)); /* all in b */
+    CHECK(deliver(PTL_OP_ATOMIC, 1, 4, 0x1, 8, 12, 0, &hit) == NULL);   /* a[12..16) + b[0..4): skipped */
+    CHECK(ptl_me_publishable(ptl_pool_get(&ni->mes, meh), &after) == 0);
+  }
+  teardown();
+}
+
 int main(void) {
   t_match_ignore();
   t_list_order_and_insert();
@@ -816,6 +887,7 @@ int main(void) {
   t_publish_rule();
   t_event_entries();
   t_atomics();
+  t_iovec();
   printf("%s\n", failures ? "ptl_unit: FAILED" : "ptl_unit: all passed");
   return failures ? 1 : 0;
 }

@@ -127,15 +127,17 @@ if [[ " $MODES " == *" offload "* ]]; then
   report "np=3 mode=offload UCX_TLS=tcp,self late_ack publish (late ACKs, the rescuer)" "$rc"
 fi
 # atomics over TCP: UCX's atomics (the NIC path, offload) are its software
-# ones there, performed by the target's worker; host mode all matched
+# ones there, performed by the target's worker; host mode all matched.
+# IOVEC MDs over TCP: their rendezvous sizes gathered and scattered through
+# bounce buffers with no shared memory underneath
 for mode in host offload; do
   if [[ " $MODES " != *" $mode "* ]]; then continue; fi
   xflag=()
   if [ -n "$ompi" ]; then xflag=(-x UCX_TLS -x PTL_TEST_UNMAPPED); fi
-  subtests=(atomic)
+  subtests=(atomic iovec)
   conf_run 3 "$mode" env UCX_TLS=tcp,self PTL_TEST_UNMAPPED=1
   subtests=()
-  report "np=3 mode=$mode UCX_TLS=tcp,self atomic (NIC and CPU atomics on one location)" "$rc"
+  report "np=3 mode=$mode UCX_TLS=tcp,self atomic iovec (NIC and CPU atomics on one location; IOVEC MDs)" "$rc"
 done
 
 # MD pinning refused (RLIMIT_MEMLOCK of 16 KiB; as root, CAP_IPC_LOCK
