@@ -13,14 +13,18 @@
  * leaf, or the NBI set's GEX_EC_LC), else it is folded into the
  * operation's (a put's sources stay the client's until then).
  *
- * Two mechanisms (STAGEPORT_VIS=auto|reference|ampipe; choose() says which
- * auto takes): seed 003's reference -- one RMA per piece, through the
- * stage's RMA backend (stp_put_path / stp_get_path: loopback is a copy) --
- * and the AM pipeline: a put's pieces packed into AM Mediums (into the
- * Core's own send memory where it lends it: negotiated payload, no copy at
- * injection) and unpacked by a handler at the peer, a get's named in a
- * Medium request and packed by the peer into the Medium reply; a Strided
- * operation sends the optimized shape, not a list of pieces.
+ * Three mechanisms (STAGEPORT_VIS=auto|reference|ampipe|iovec; choose()
+ * says which auto takes): seed 003's reference -- one RMA per piece,
+ * through the stage's RMA backend (stp_put_path / stp_get_path: loopback
+ * is a copy); the AM pipeline: a put's pieces packed into AM Mediums (into
+ * the Core's own send memory where it lends it: negotiated payload, no
+ * copy at injection) and unpacked by a handler at the peer, a get's named
+ * in a Medium request and packed by the peer into the Medium reply; a
+ * Strided operation sends the optimized shape, not a list of pieces; and,
+ * where the stage's RMA has one (the ptl stages), the network's own
+ * gather/scatter: the pieces that are contiguous at the peer make one run,
+ * and a run of several local pieces is one network operation over all of
+ * them (on ptl, one Put or Get from a scatter/gather MD, PTL_MD_IOVEC).
  *
  * GEX_FLAG_IMMEDIATE: only the first piece may be refused (then nothing was
  * started, and the call says so); once one piece is out, the rest wait for
@@ -53,25 +57,86 @@ typedef struct vis_op {
   gex_Rank_t rank;    /* the peer's job rank */
   stp_ev_t *rc, *lc;  /* where pieces count (lc: a put's local completion, or NULL) */
   gex_Flags_t flags;  /* IMMEDIATE is dropped after the first piece */
-  int mech;           /* VIS_REF or VIS_AMPIPE */
+  int mech;           /* VIS_REF, VIS_AMPIPE or VIS_IOV */
 } vis_op_t;
 
 /* The mechanisms (STAGEPORT_VIS=auto chooses per operation). */
-enum { VIS_AUTO = 0, VIS_REF, VIS_AMPIPE };
+enum { VIS_AUTO = 0, VIS_REF, VIS_AMPIPE, VIS_IOV };
 static int vis_mech = VIS_AUTO;
 /* auto: the AM pipeline for operations whose pieces average at most this
  * many bytes (STAGEPORT_VIS_AMPIPE_MAX; unset: the stage's RMA's, see
  * choose) */
 static size_t vis_ampipe_max;
+/* auto: the network's gather/scatter for operations whose runs average at
+ * least this many local pieces (STAGEPORT_VIS_IOV_MIN; unset: the stage's
+ * RMA's; 0 where it has none) */
+static size_t vis_iov_min;
+
+/* The network's gather/scatter (VIS_IOV): pieces are gathered into runs,
+ * each contiguous at the peer, and a run of several local pieces is one
+ * operation of the RMA backend's (stp_rma_ops_t.putv/getv: on ptl, one
+ * Put or Get from a scatter/gather MD); a run of one piece goes as any
+ * piece.  The thread's run being gathered: */
+typedef struct vis_run {
+  char *remote;
+  size_t n, niov;
+  gex_Memvec_t iov[STP_VIS_RUN_MAX];
+} vis_run_t;
+static __thread vis_run_t *vis_run;
+
+static int run_add(vis_op_t *op, char *local, char *remote, size_t n);
 
 /* One piece: 0, or 1 when the first one was refused (IMMEDIATE). */
 static inline int piece(vis_op_t *op, char *local, char *remote, size_t n) {
   STP_CHECK_REMOTE(op->fn, op->rank, remote, n);
   STP_CHECK_LOCAL(op->fn, op->is_put ? "source" : "destination", local, n);
+  if (op->mech == VIS_IOV) return run_add(op, local, remote, n);
   int rc = op->is_put ? stp_put_path(op->rc, op->lc, op->rank, remote, local, n, op->flags)
                       : stp_get_path(op->rc, local, op->rank, remote, n, op->flags);
   op->flags &= ~GEX_FLAG_IMMEDIATE;
   return rc;
+}
+
+/* The run out, emptied: 0, or 1 when the operation's first was refused. */
+static int run_flush(vis_op_t *op) {
+  vis_run_t *r = vis_run;
+  int rc;
+  if (!r->niov) return 0;
+  if (r->niov == 1)
+    rc = op->is_put ? stp_put_path(op->rc, op->lc, op->rank, r->remote, r->iov[0].gex_addr, r->n, op->flags)
+                    : stp_get_path(op->rc, r->iov[0].gex_addr, op->rank, r->remote, r->n, op->flags);
+  else
+    rc = op->is_put ? stp.rma->putv(op->rc, op->lc, op->rank, r->remote, r->iov, r->niov, r->n, op->flags)
+                    : stp.rma->getv(op->rc, r->iov, r->niov, op->rank, r->remote, r->n, op->flags);
+  op->flags &= ~GEX_FLAG_IMMEDIATE;
+  r->niov = 0;
+  return rc;
+}
+
+/* A checked piece into the run: it extends the run when it continues it at
+ * the peer (merged with the last local piece when it continues that too),
+ * else the run goes out and the piece starts the next. */
+static int run_add(vis_op_t *op, char *local, char *remote, size_t n) {
+  vis_run_t *r = vis_run;
+  if (r->niov && remote == r->remote + r->n && n <= SIZE_MAX - r->n) {
+    gex_Memvec_t *last = &r->iov[r->niov - 1];
+    if ((char *)last->gex_addr + last->gex_len == local) {
+      last->gex_len += n;
+      r->n += n;
+      return 0;
+    }
+    if (r->niov < STP_VIS_RUN_MAX) {
+      r->iov[r->niov++] = (gex_Memvec_t){local, n};
+      r->n += n;
+      return 0;
+    }
+  }
+  if (run_flush(op)) return 1;
+  r->remote = remote;
+  r->n = n;
+  r->iov[0] = (gex_Memvec_t){local, n};
+  r->niov = 1;
+  return 0;
 }
 
 /* One side of a Vector or Indexed operation: a cursor over its entries. */
@@ -466,22 +531,67 @@ static void pipe_get_reply_handler(gex_Token_t token, void *buf, size_t nbytes, 
 }
 
 static int move(vis_op_t *op, vis_desc_t *d) {
+  int rc;
   if (op->mech == VIS_AMPIPE)
     return d->sh ? pipe_shape(op, d->sh, d->srcaddr, d->dstaddr) : pipe_lists(op, &d->loc, &d->rem);
-  return d->sh ? move_shape(op, d->sh, d->srcaddr, d->dstaddr) : move_lists(op, &d->loc, &d->rem);
+  if (op->mech == VIS_IOV) {
+    if (!vis_run && !(vis_run = malloc(sizeof(*vis_run)))) stp_fatal("%s: out of memory", op->fn);
+    vis_run->niov = 0;
+  }
+  rc = d->sh ? move_shape(op, d->sh, d->srcaddr, d->dstaddr) : move_lists(op, &d->loc, &d->rem);
+  if (op->mech == VIS_IOV && !rc) rc = run_flush(op);
+  return rc;
 }
 
-/* The mechanism for an operation of nbytes in about npieces pieces.  auto:
- * the AM pipeline for pieces of at most vis_ampipe_max bytes on average,
- * by default the stage's RMA's (stp_rma_ops_t.vis_ampipe_max: 4096 over
- * ext-ref, 128 over ext-portals, never over ext-ucx, each from testvisperf
- * with 8 KiB and 64 KiB operations, 50 % density, 2 processes, one host).
- * Loopback and shapes of more than STP_VIS_INLINE_DIMS dimensions: always
- * the reference. */
-static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t ndims) {
-  if (op->rank == stp.mynode || ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
+/* The mechanism for an operation of nbytes in about npieces pieces, which
+ * make rruns runs at the peer's end and lruns at the local end (pieces
+ * that continue each other there).  auto: the network's gather/scatter
+ * where the stage's RMA has one, runs at the peer average at least
+ * vis_iov_min pieces (stp_rma_ops_t.vis_iov_min), and the local runs
+ * average more than vis_ampipe_max bytes (else packing is cheaper per
+ * byte); else the AM pipeline for pieces of at most vis_ampipe_max bytes
+ * on average, by default the stage's RMA's (stp_rma_ops_t.vis_ampipe_max:
+ * 4096 over ext-ref, 128 over ext-portals, never over ext-ucx, each from
+ * testvisperf with 8 KiB and 64 KiB operations, 50 % density, 2
+ * processes, one host); else the reference.  Loopback: always the
+ * reference; shapes of more than STP_VIS_INLINE_DIMS dimensions: never the
+ * AM pipeline. */
+static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t rruns, size_t lruns, size_t ndims) {
+  if (op->rank == stp.mynode) return VIS_REF;
+  if (vis_mech == VIS_IOV || (vis_mech == VIS_AUTO && vis_iov_min && rruns && lruns && npieces / rruns >= vis_iov_min &&
+                              nbytes / lruns > vis_ampipe_max))
+    return VIS_IOV;
+  if (ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
   if (vis_mech != VIS_AUTO) return vis_mech;
   return vis_ampipe_max && npieces && nbytes / npieces <= vis_ampipe_max ? VIS_AMPIPE : VIS_REF;
+}
+
+/* Runs of a list: its entries, those that continue the one before (in
+ * memory) counted with it. */
+static size_t side_runs(const side_t *s) {
+  size_t runs = 0;
+  const char *end = NULL;
+  for (size_t i = 0; i < s->count; i++) {
+    size_t len = side_len(s, i);
+    if (!len) continue;
+    if (!runs || side_addr(s, i) != end) runs++;
+    end = side_addr(s, i) + len;
+  }
+  return runs;
+}
+
+/* Runs of a shape at one end (the destination's, or the source's): the
+ * chunks of the innermost dimensions that continue each other there make
+ * one. */
+static size_t shape_runs(const stp_vis_shape_t *sh, int at_dst) {
+  size_t run = sh->elemsz, per = 1;
+  for (size_t k = 0; k < sh->ndims; k++) {
+    ptrdiff_t stride = at_dst ? sh->dim[k].dst : sh->dim[k].src;
+    if (stride < 0 || (size_t)stride != run || (sh->dim[k].count && run > SIZE_MAX / sh->dim[k].count)) break;
+    run *= sh->dim[k].count;
+    per *= sh->dim[k].count;
+  }
+  return per ? sh->nchunks / per : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -634,7 +744,9 @@ static int lists(const char *fn, int is_put, int sync, gex_TM_t tm, gex_Rank_t r
   }
   d.loc = is_put ? *src : *dst;
   d.rem = is_put ? *dst : *src;
-  op.mech = choose(&op, total, dst->count > src->count ? dst->count : src->count, 0);
+  op.mech = choose(&op, total, dst->count > src->count ? dst->count : src->count,
+                   vis_iov_min ? side_runs(is_put ? dst : src) : 0, vis_iov_min ? side_runs(is_put ? src : dst) : 0,
+                   0);
   return run(&op, &d, sync, ev);
 }
 
@@ -661,7 +773,8 @@ static int strided(const char *fn, int is_put, int sync, gex_TM_t tm, gex_Rank_t
   d.sh = &sh;
   d.srcaddr = (char *)srcaddr;
   d.dstaddr = (char *)dstaddr;
-  op.mech = choose(&op, sh.nbytes, sh.nchunks, sh.ndims);
+  op.mech = choose(&op, sh.nbytes, sh.nchunks, vis_iov_min ? shape_runs(&sh, is_put) : 0,
+                   vis_iov_min ? shape_runs(&sh, !is_put) : 0, sh.ndims);
   rc = run(&op, &d, sync, ev);
   stp_vis_shape_fini(&sh);
   return rc;
@@ -766,8 +879,15 @@ void stp_vis_init(void) {
   if (!v || !*v || !strcmp(v, "auto")) vis_mech = VIS_AUTO;
   else if (!strcmp(v, "reference")) vis_mech = VIS_REF;
   else if (!strcmp(v, "ampipe")) vis_mech = VIS_AMPIPE;
-  else stp_fatal("STAGEPORT_VIS=\"%s\": use auto (chosen per operation), reference (one RMA per piece) or ampipe "
-                 "(puts packed into AM Mediums)", v);
+  else if (!strcmp(v, "iovec")) vis_mech = VIS_IOV;
+  else stp_fatal("STAGEPORT_VIS=\"%s\": use auto (chosen per operation), reference (one RMA per piece), ampipe "
+                 "(pieces packed into AM Mediums) or iovec (the network's gather/scatter)", v);
   vis_ampipe_max = (size_t)stp_env_u64("STAGEPORT_VIS_AMPIPE_MAX", stp.rma->vis_ampipe_max); /* (stp.rma is chosen) */
+  if (stp.rma->putv) {
+    vis_iov_min = (size_t)stp_env_u64("STAGEPORT_VIS_IOV_MIN", stp.rma->vis_iov_min);
+  } else if (vis_mech == VIS_IOV) {
+    stp_fatal("STAGEPORT_VIS=iovec: this stage's RMA (%s) has no gather/scatter of its own (the ptl stages do); use "
+              "auto, reference or ampipe", stp.rma->name);
+  }
   stp_register_internal(regs, (int)(sizeof(regs) / sizeof(regs[0])));
 }

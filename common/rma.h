@@ -81,7 +81,23 @@ typedef struct stp_rma_ops {
    * Mediums when its pieces average at most this many bytes, 0: never
    * (each table says what its value was measured from) */
   size_t vis_ampipe_max;
+  /* VIS: the network's own gather/scatter (STAGEPORT_VIS=iovec), or NULL.
+   * A run is a VIS operation's bytes that are contiguous at the peer:
+   * putv writes the n bytes of the local pieces src[0..nsrc), in order, to
+   * [dst, +n) at node; getv reads [src, +n) at node into the local pieces
+   * dst[0..ndst), in order; one network operation each, counted, refused
+   * (IMMEDIATE) and completed as put and get are.  nsrc, ndst <=
+   * STP_VIS_RUN_MAX; node is never the caller. */
+  int (*putv)(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const gex_Memvec_t *src, size_t nsrc, size_t n,
+              gex_Flags_t flags);
+  int (*getv)(stp_ev_t *rc, const gex_Memvec_t *dst, size_t ndst, gex_Rank_t node, const void *src, size_t n,
+              gex_Flags_t flags);
+  /* STAGEPORT_VIS=auto takes putv/getv for operations whose runs average
+   * at least this many local pieces (0: never) */
+  size_t vis_iov_min;
 } stp_rma_ops_t;
+/* The most local pieces in one run (stp_rma_ops_t.putv/getv). */
+#define STP_VIS_RUN_MAX 1024
 
 /* The reference implementation (ext-ref): a stage row's NULL RMA table. */
 extern const stp_rma_ops_t stp_rma_ref_ops;

@@ -15,6 +15,7 @@
  * copied to a bounce buffer.  IMMEDIATE: a put or
  * get that finds no op record or send token is refused, nothing taken.
  * Remote atomics (the table's `ad`): portals_ratomic.c, on the same ops.
+ * VIS runs (the table's putv/getv): the same, from a scatter/gather MD.
  */
 #include "portals_conduit.h"
 #include "ratomic.h"
@@ -95,6 +96,48 @@ static int portals_get(stp_ev_t *rc, void *dst, gex_Rank_t node, const void *src
   return get1(rc, dst, node, src, n, may_wait);
 }
 
+/* A VIS run (stp_rma_ops_t.putv/getv): its local pieces as one
+ * scatter/gather MD (ptl's PTL_MD_IOVEC), held by the op as a TMPMD is,
+ * and one PtlPutRegion/PtlGetRegion of the whole run. */
+static ptl_handle_md_t run_md(stp_pc_op_t *o, const gex_Memvec_t *v, size_t nv) {
+  static __thread ptl_md_iovec_t iov[STP_VIS_RUN_MAX]; /* (ptl copies it) */
+  for (size_t i = 0; i < nv; i++) iov[i] = (ptl_md_iovec_t){v[i].gex_addr, v[i].gex_len};
+  return stp_pc_iov_hold(iov, nv, &o->oos);
+}
+
+static int portals_putv(stp_ev_t *rc, stp_ev_t *lc, gex_Rank_t node, void *dst, const gex_Memvec_t *src, size_t nsrc,
+                        size_t n, gex_Flags_t flags) {
+  unsigned kind = lc ? STP_POP_PUT : STP_POP_PUT_BULK;
+  uint32_t oi = stp_pc_op_take(rc, 0, kind, node, STP_PC_NEED_SEND | STP_PC_NEED_DONE, !(flags & GEX_FLAG_IMMEDIATE));
+  stp_pc_op_t *o;
+  ptl_handle_md_t md;
+  if (STP_UNLIKELY(oi == STP_PC_NO_OP)) return 1;
+  o = stp_pc_op(oi);
+  md = run_md(o, src, nsrc);
+  if (lc) {
+    o->lc = lc;
+    stp_ev_start(lc, STP_EC_LC);
+  }
+  stp_ev_start(rc, STP_EC_PUT);
+  stp_pc_check(PtlPutRegion(md, 0, n, PTL_ACK_REQ, stp_pc_target(node), STP_PC_RAR_PTE, 0,
+                            stp_pbits(STP_PSEL_RAR, kind, 0, oi, 0), stp_pc_seg_off(node, dst), 0),
+               "PtlPutRegion (a VIS run)");
+  return 0;
+}
+
+static int portals_getv(stp_ev_t *rc, const gex_Memvec_t *dst, size_t ndst, gex_Rank_t node, const void *src,
+                        size_t n, gex_Flags_t flags) {
+  uint32_t oi = stp_pc_op_take(rc, 0, STP_POP_GET, node, STP_PC_NEED_DONE, !(flags & GEX_FLAG_IMMEDIATE));
+  ptl_handle_md_t md;
+  if (STP_UNLIKELY(oi == STP_PC_NO_OP)) return 1;
+  md = run_md(stp_pc_op(oi), dst, ndst);
+  stp_ev_start(rc, STP_EC_GET);
+  stp_pc_check(PtlGetRegion(md, 0, n, stp_pc_target(node), STP_PC_RAR_PTE, 0, stp_pbits(STP_PSEL_RAR, STP_POP_GET, 0, oi, 0),
+                            stp_pc_seg_off(node, src)),
+               "PtlGetRegion (a VIS run)");
+  return 0;
+}
+
 const stp_rma_ops_t stp_rma_portals_ops = {
     .name = "ext-portals",
     .attach = portals_attach,
@@ -102,4 +145,7 @@ const stp_rma_ops_t stp_rma_portals_ops = {
     .get = portals_get,
     .ad = &stp_ad_portals_impl,
     .vis_ampipe_max = 128, /* packing 1.8-4.6x at 8 and 64 B on portals and hybrid, 0.4-0.9x at 512 */
+    .putv = portals_putv,
+    .getv = portals_getv,
+    .vis_iov_min = 2,
 };

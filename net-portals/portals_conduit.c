@@ -265,17 +265,24 @@ int stp_pc_poll(void) {
 /* ------------------------------------------------------------------ */
 /* out-of-segment local memory                                         */
 /* ------------------------------------------------------------------ */
-static ptl_handle_md_t tmpmd_bind(const void *p, size_t n) {
+/* An MD for one operation's local side, events to SAFE_EQ: [p, p+n), or
+ * with PTL_MD_IOVEC n pieces at p. */
+static ptl_handle_md_t tmpmd_bind_as(const void *p, size_t n, unsigned options) {
   ptl_md_t md;
   ptl_handle_md_t h;
   memset(&md, 0, sizeof(md));
   md.start = (void *)p;
   md.length = n;
   md.threshold = PTL_MD_THRESH_INF;
-  md.options = PTL_MD_EVENT_START_DISABLE;
+  md.options = PTL_MD_EVENT_START_DISABLE | options;
   md.eq_handle = stp_pc.safe_eq;
   stp_pc_check(PtlMDBind(stp_pc.ni, md, PTL_RETAIN, &h), "binding a TMPMD");
   return h;
+}
+static ptl_handle_md_t tmpmd_bind(const void *p, size_t n) { return tmpmd_bind_as(p, n, 0); }
+
+ptl_handle_md_t stp_pc_iov_hold(const ptl_md_iovec_t *v, size_t n, stp_pc_oos_t *o) {
+  return o->tmpmd = tmpmd_bind_as(v, n, PTL_MD_IOVEC);
 }
 
 /* firehose's callbacks: a region is an MD like a TMPMD, kept */

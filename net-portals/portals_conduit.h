@@ -22,7 +22,9 @@
  *             local completion at once), one bound MD over a pool;
  *   TMPMD     for larger out-of-segment local data: an MD bound over
  *             exactly the caller's range (pinning and registering it, as a
- *             real NIC must) and unlinked when its operation is done;
+ *             real NIC must) and unlinked when its operation is done; and
+ *             for a VIS run's local pieces, a scatter/gather MD over them
+ *             (stp_pc_iov_hold);
  *   firehose  instead of TMPMDs in the `firehose` stage (seed 000 section
  *             5): a cache of MDs bound over page-aligned regions, kept
  *             after their operation and reused by the next one inside
@@ -257,6 +259,12 @@ static inline void *stp_pc_seg_at(ptl_size_t off) { return (char *)stp.seg[stp.m
  * cleared (stp_pc_oos_clear). */
 ptl_handle_md_t stp_pc_oos_hold(const void *p, size_t n, ptl_size_t *off, stp_pc_oos_t *o, int may_wait);
 void stp_pc_oos_drop(stp_pc_oos_t *o);
+/* A scatter/gather MD (ptl's PTL_MD_IOVEC) over n local pieces, held in *o
+ * until stp_pc_oos_drop as a TMPMD is: one operation gathers from or
+ * scatters into all of them, in order.  ptl copies the list and does not
+ * register the pieces ahead (UCX registers what it moves).  Events go to
+ * SAFE_EQ; n <= PTLX_MD_IOVECS_MAX. */
+ptl_handle_md_t stp_pc_iov_hold(const ptl_md_iovec_t *v, size_t n, stp_pc_oos_t *o);
 /* The upper word of the match bits of an operation from *o (seed 000
  * section 5: the firehose region to release when it completes): the low
  * word of the region's MD handle; 0 with a TMPMD or none.  Every event of

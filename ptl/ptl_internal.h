@@ -124,11 +124,21 @@ typedef struct ptl_piece {
   ptl_size_t len, off;
 } ptl_piece_t;
 
+/* An IOVEC MD's piece array, with room for cap pieces (an NI keeps a few
+ * spares, so binding and unlinking scatter/gather MDs per operation
+ * allocates nothing once they are big enough). */
+typedef struct ptl_pieces {
+  struct ptl_pieces *next; /* among the spares */
+  uint32_t cap;
+  ptl_piece_t p[];
+} ptl_pieces_t;
+#define PTL_PIECES_SPARES 16
+
 /* An MD between ptl_md_prepare and ptl_md_build: its registration, or an
  * IOVEC MD's copied pieces (owned until built or abandoned). */
 typedef struct ptl_mdprep {
   ptl_reg_t reg;
-  ptl_piece_t *iov;
+  ptl_pieces_t *pieces;
   uint32_t niov;
   ptl_size_t len;
 } ptl_mdprep_t;
@@ -139,8 +149,9 @@ typedef struct ptl_mdo {
   struct ptl_xmd *xmd; /* locally managed event entry: its reservation state (the running offset is there) */
   ptl_md_t d; /* as the client gave it (d.threshold is the live threshold) */
   ptl_size_t len;    /* its length in bytes (d.length, or an IOVEC MD's total) */
-  ptl_piece_t *iov;  /* an IOVEC MD's pieces (owned; NULL: contiguous) */
+  ptl_piece_t *iov;  /* an IOVEC MD's pieces (pieces->p; NULL: contiguous) */
   uint32_t niov;
+  ptl_pieces_t *pieces; /* (owned) */
   ptl_unlink_t unlink_op;
   ptl_size_t loffset; /* locally managed: next append offset */
   uint32_t pending;   /* operations in progress */
@@ -401,6 +412,8 @@ struct ptl_ni {
   pthread_mutex_t lock;
   ptl_pool_t eqs, mds, mes;
   ptl_mdo_t *limbo; /* unlinked MDs whose slots wait for their EQ's consumer (ptl_mdo_t.xev) */
+  ptl_pieces_t *pieces_spare; /* IOVEC piece arrays to reuse (lock held; ptl_md.c) */
+  int npieces_spare;
   ptl_list_t pt[PTLX_PT_INDEX_MAX + 1];
   ptl_sr_value_t sr[2][PTLX_SR_MAX]; /* per side */
   _Atomic uint64_t pub_dirty;        /* bit pt: the rx side changed that list (re-publish, app side) */
@@ -734,6 +747,8 @@ static inline char *ptl_md_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t le
   return PTL_LIKELY(!md->iov) ? (char *)md->d.start + off : ptl_md_piece_at(md, off, len);
 }
 void ptl_md_gather(const ptl_mdo_t *md, ptl_size_t off, void *dst, ptl_size_t len);
+/* An IOVEC MD's piece array back to the NI's spares (or freed); lock held. */
+void ptl_pieces_drop(ptl_ni_t *ni, ptl_pieces_t *p);
 void ptl_md_scatter(const ptl_mdo_t *md, ptl_size_t off, const void *src, ptl_size_t len);
 
 /* ptl_me.c */

@@ -3,8 +3,6 @@
  * thresholds and unlinking, and the publishing rule.  Pure: no MPI, no UCX.
  * Every function here runs with ni->lock held.
  */
-#include <stdlib.h>
-
 #include "ptl_internal.h"
 
 /* ---------------------------------------------------------------- MD life */
@@ -54,7 +52,8 @@ void ptl_md_unlink_now(ptl_ni_t *ni, ptl_mdo_t *md) {
   if ((md->xmd || (me && me->pub && me->unlink == PTL_UNLINK)) && ni->hooks && ni->hooks->md_gone)
     ni->hooks->md_gone(ni, md);
   if (ni->hooks && ni->hooks->md_deregister) ni->hooks->md_deregister(ni, &md->reg);
-  free(md->iov);
+  ptl_pieces_drop(ni, md->pieces);
+  md->pieces = NULL;
   md->iov = NULL;
   if (me) {
     me->md = NULL;

@@ -10,8 +10,35 @@
   (PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE | PTL_MD_ACK_DISABLE | PTL_MD_IOVEC |        \
    PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE | PTLX_MD_EVENT_SEND_DISABLE)
 
+void ptl_pieces_drop(ptl_ni_t *ni, ptl_pieces_t *p) {
+  if (!p) return;
+  if (ni->npieces_spare >= PTL_PIECES_SPARES) {
+    free(p);
+    return;
+  }
+  p->next = ni->pieces_spare;
+  ni->pieces_spare = p;
+  ni->npieces_spare++;
+}
+
+/* A piece array with room for n: a spare if one is big enough (lock NOT held). */
+static ptl_pieces_t *pieces_take(ptl_ni_t *ni, uint32_t n) {
+  ptl_pieces_t *p;
+  ptl_lock(ni);
+  if ((p = ni->pieces_spare)) {
+    ni->pieces_spare = p->next;
+    ni->npieces_spare--;
+  }
+  ptl_unlock(ni);
+  if (p && p->cap >= n) return p;
+  free(p);
+  if (n < 64) n = 64;
+  if ((p = malloc(sizeof(*p) + n * sizeof(p->p[0])))) p->cap = n;
+  return p;
+}
+
 /* An IOVEC MD's pieces, checked and copied (those of length 0 left out). */
-static int md_pieces(const ptl_md_t *d, ptl_mdprep_t *prep) {
+static int md_pieces(ptl_ni_t *ni, const ptl_md_t *d, ptl_mdprep_t *prep) {
   const ptl_md_iovec_t *v = d->start;
   ptl_size_t total = 0;
   uint32_t n = 0;
@@ -27,12 +54,12 @@ static int md_pieces(const ptl_md_t *d, ptl_mdprep_t *prep) {
   prep->len = total;
   prep->niov = n;
   if (!n) return PTL_OK;
-  if (!(prep->iov = malloc(n * sizeof(*prep->iov)))) return PTL_NO_SPACE;
+  if (!(prep->pieces = pieces_take(ni, n))) return PTL_NO_SPACE;
   n = 0;
   total = 0;
   for (ptl_size_t i = 0; i < d->length; i++) {
     if (!v[i].iov_len) continue;
-    prep->iov[n++] = (ptl_piece_t){v[i].iov_base, v[i].iov_len, total};
+    prep->pieces->p[n++] = (ptl_piece_t){v[i].iov_base, v[i].iov_len, total};
     total += v[i].iov_len;
   }
   return PTL_OK;
@@ -42,7 +69,7 @@ int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_mdprep_t *prep) {
   memset(prep, 0, sizeof(*prep));
   if (d->options & ~PTL_MD_ALL_OPTIONS) return PTL_MD_ILLEGAL;
   if (d->threshold < PTL_MD_THRESH_INF) return PTL_MD_ILLEGAL;
-  if (d->options & PTL_MD_IOVEC) return md_pieces(d, prep); /* (not registered: ptl.h) */
+  if (d->options & PTL_MD_IOVEC) return md_pieces(ni, d, prep); /* (not registered: ptl.h) */
   if (d->length && !d->start) return PTL_MD_ILLEGAL;
   if (d->length && (uintptr_t)d->start + d->length < (uintptr_t)d->start) return PTL_MD_ILLEGAL;
   prep->len = d->length;
@@ -52,8 +79,8 @@ int ptl_md_prepare(ptl_ni_t *ni, const ptl_md_t *d, ptl_mdprep_t *prep) {
 
 void ptl_md_abandon(ptl_ni_t *ni, ptl_mdprep_t *prep) {
   if (ni->hooks && ni->hooks->md_deregister) ni->hooks->md_deregister(ni, &prep->reg);
-  free(prep->iov);
-  prep->iov = NULL;
+  free(prep->pieces); /* (lock not held; rare) */
+  prep->pieces = NULL;
 }
 
 int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_mdprep_t *prep, ptl_mdo_t **out) {
@@ -64,9 +91,10 @@ int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_md
   if (!(md = ptl_pool_alloc(&ni->mds))) return PTL_NO_SPACE;
   md->d = *d;
   md->len = prep->len;
-  md->iov = prep->iov; /* (the MD owns them now) */
+  md->pieces = prep->pieces; /* (the MD owns them now) */
+  md->iov = prep->pieces ? prep->pieces->p : NULL;
   md->niov = prep->niov;
-  prep->iov = NULL;
+  prep->pieces = NULL;
   md->self = ptl_obj_handle(&ni->mds, md);
   md->ev_mask = ptl_md_ev_mask(d);
   if ((md->eqo = d->eq_handle != PTL_EQ_NONE ? ptl_pool_get(&ni->eqs, d->eq_handle) : NULL))

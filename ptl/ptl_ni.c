@@ -120,6 +120,7 @@ static void x_close(ptl_x_t *x) {
   ptl_pool_fini(&x->ops[0]);
   ptl_pool_fini(&x->ops[1]);
   free(x->peer);
+  free(x->sc_tmp);
   free(x);
 }
 

@@ -155,6 +155,10 @@ void ptl_ni_destroy(ptl_ni_t *ni) {
   ptl_pool_fini(&ni->mds);
   ptl_pool_fini(&ni->mes);
   pthread_mutex_destroy(&ni->lock);
+  for (ptl_pieces_t *p; (p = ni->pieces_spare);) {
+    ni->pieces_spare = p->next;
+    free(p);
+  }
   free(ni);
 }
 

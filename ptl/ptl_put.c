@@ -283,6 +283,16 @@ static inline __attribute__((always_inline)) int sc_rma_at(ptl_x_t *x, int put, 
   return sc_complete(x, ep, req, put, flush);
 }
 
+/* The client thread's copy of n bytes of an IOVEC MD for a shortcut (the
+ * shortcut waits for its data to move, so one buffer, kept, serves all). */
+static char *sc_tmp(ptl_x_t *x, size_t n) {
+  if (n > x->sc_tmp_cap) {
+    x->sc_tmp = ptl_alloc_or_die(x->sc_tmp, n, "bouncing %zu bytes of a scatter/gather MD", n);
+    x->sc_tmp_cap = n;
+  }
+  return x->sc_tmp;
+}
+
 /* sc_rma from an IOVEC MD: bytes within one piece as they are, else
  * through a copy (gathered before a Put; scattered after a Get: sc_complete
  * has waited for the data). */
@@ -292,11 +302,10 @@ static __attribute__((noinline)) int sc_rma_iov(ptl_x_t *x, int put, uint32_t ta
   char *local = ptl_md_piece_at(md, loff, mlen), *tmp;
   int rc;
   if (local) return sc_rma_at(x, put, target, local, NULL, mlen, e, roff, flush);
-  tmp = ptl_alloc_or_die(NULL, mlen, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)mlen);
+  tmp = sc_tmp(x, mlen);
   if (put) ptl_md_gather(md, loff, tmp, mlen);
   rc = sc_rma_at(x, put, target, tmp, NULL, mlen, e, roff, flush);
   if (!put && rc) ptl_md_scatter(md, loff, tmp, mlen);
-  free(tmp);
   return rc;
 }
 
@@ -697,14 +706,11 @@ int PtlPutRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_ack_r
       sc_enter(ni, mdh, loff, len, target, pt, ac, bits, roff, PTL_MD_OP_PUT, &x, &md, &e, &mlen, &unmapped)) {
     int ok, ack = ack_req == PTL_ACK_REQ && !(e->options & PTL_MD_ACK_DISABLE);
     if (PTL_UNLIKELY(e->xev)) {
-      char *tmp = NULL, *src = ptl_md_at(md, loff, len);
-      if (PTL_UNLIKELY(md->iov != NULL) && !src) { /* across pieces: gathered */
-        src = tmp = ptl_alloc_or_die(NULL, len, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)len);
-        ptl_md_gather(md, loff, tmp, len);
-      }
+      char *src = ptl_md_at(md, loff, len);
+      if (PTL_UNLIKELY(md->iov != NULL) && !src) /* across pieces: gathered */
+        ptl_md_gather(md, loff, src = sc_tmp(x, len), len);
       int w = sc_xput(x, ni, e, target.nid, src, len, &roff, &mlen, pt, bits, hdr);
       sc_end(x);
-      free(tmp);
       if (!w) return put_matched(mdh, loff, len, ack_req, target, pt, ac, bits, roff, hdr, 0);
       if (w == 2) sc_wake(ni, target.nid);
       ok = 1;
@@ -772,13 +778,10 @@ int PtlGetRegion(ptl_handle_md_t mdh, ptl_size_t loff, ptl_size_t len, ptl_proce
     if (PTL_UNLIKELY(e->xev)) { /* (remotely managed: sc_begin checked the length) */
       char *tmp = NULL, *dst = ptl_md_at(md, loff, len);
       if (PTL_UNLIKELY(md->iov != NULL) && !dst) /* across pieces: scattered once read */
-        dst = tmp = ptl_alloc_or_die(NULL, len, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)len);
+        dst = tmp = sc_tmp(x, len);
       int w = sc_xwrite(ni, e, 0, dst, len, &roff, &mlen, pt, bits, 0);
       sc_end(x);
-      if (tmp) {
-        ptl_md_scatter(md, loff, tmp, mlen);
-        free(tmp);
-      }
+      if (tmp) ptl_md_scatter(md, loff, tmp, mlen);
       if (w == 2) sc_wake(ni, target.nid);
     } else {
       ok = sc_rma(x, 0, target.nid, md, loff, mlen, e, roff, NULL);

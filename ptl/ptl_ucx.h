@@ -198,6 +198,8 @@ typedef struct ptl_x {
    * it wants it, 2: it has it) -- ptl_put.c, "late flushes" */
   _Atomic int in_tx, rescuing;
   int tx_depth;
+  char *sc_tmp; /* a shortcut's copy of an IOVEC MD's bytes across pieces (grown, kept) */
+  size_t sc_tmp_cap;
   ptl_xop_t *deferred;   /* app-side sends the rescuer saw end: the client finishes them (lock held) */
   uint64_t owed_since;  /* progress thread: when the acknowledgements owed started to wait for flushes */
   _Atomic int revoke_acks; /* revocation acknowledgements still awaited */

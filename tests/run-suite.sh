@@ -77,7 +77,9 @@
 #               takes it already), STAGEPORT_VIS=ampipe (every remote put
 #               through the AM pipeline): exvis:optoff+tight[+ampipe], the
 #               same results (each exvis PASS line says how many IMMEDIATE
-#               refusals rank 0 saw), tests/vis1 (GASNet-1's
+#               refusals rank 0 saw); on hybrid, portals and firehose exvis
+#               at 2 with STAGEPORT_VIS=iovec (every remote operation
+#               through ptl's scatter/gather MDs: exvis:iovec); tests/vis1 (GASNet-1's
 #               gasnet_{put,get}{v,i,s}_{bulk,nb_bulk,nbi_bulk}, the same
 #               model) at 2 and, on mpi, ucx and portals (one stage per
 #               Core), every `exvis --bad` mode at 2
@@ -1657,6 +1659,11 @@ for stage in $STAGES; do
             EXCONF_ARGS='' run_exconf 2 exvis "exvis:optoff+tight+ampipe" -x STAGEPORT_VIS_OPT=off \
               -x STAGEPORT_VIS=ampipe $(exconf_tight_flags)
           fi
+          # (and on the ptl stages, every remote operation through ptl's
+          # scatter/gather MDs)
+          case $stage in
+            hybrid | portals | firehose) EXCONF_ARGS='' run_exconf 2 exvis "exvis:iovec" -x STAGEPORT_VIS=iovec ;;
+          esac
           EXCONF_ARGS='' run_exconf 2 vis1
           # (argument checks of the API layer: once per Core)
           case $stage in
