@@ -72,11 +72,15 @@ static size_t vis_ampipe_max;
  * RMA's; 0 where it has none) */
 static size_t vis_iov_min;
 
-/* The network's gather/scatter (VIS_IOV): pieces are gathered into runs,
- * each contiguous at the peer, and a run of several local pieces is one
- * operation of the RMA backend's (stp_rma_ops_t.putv/getv: on ptl, one
- * Put or Get from a scatter/gather MD); a run of one piece goes as any
- * piece.  The thread's run being gathered: */
+/* Pieces on their way to the RMA backend (reference and iovec) are first
+ * gathered into a run, the bytes that are contiguous at the peer: in the
+ * reference a run holds one local piece (a piece that continues the last
+ * one on both ends is merged into it, so adjacent pieces -- a dense list,
+ * a dense block the optimizer did not fold -- are one RMA); under iovec
+ * it holds up to STP_VIS_RUN_MAX local pieces and, with more than one,
+ * goes out as one operation of the RMA backend's own (stp_rma_ops_t
+ * putv/getv: on ptl, one Put or Get from a scatter/gather MD).  The
+ * thread's run: */
 typedef struct vis_run {
   char *remote;
   size_t n, niov;
@@ -86,15 +90,11 @@ static __thread vis_run_t *vis_run;
 
 static int run_add(vis_op_t *op, char *local, char *remote, size_t n);
 
-/* One piece: 0, or 1 when the first one was refused (IMMEDIATE). */
+/* One piece (into the run): 0, or 1 when the first RMA was refused (IMMEDIATE). */
 static inline int piece(vis_op_t *op, char *local, char *remote, size_t n) {
   STP_CHECK_REMOTE(op->fn, op->rank, remote, n);
   STP_CHECK_LOCAL(op->fn, op->is_put ? "source" : "destination", local, n);
-  if (op->mech == VIS_IOV) return run_add(op, local, remote, n);
-  int rc = op->is_put ? stp_put_path(op->rc, op->lc, op->rank, remote, local, n, op->flags)
-                      : stp_get_path(op->rc, local, op->rank, remote, n, op->flags);
-  op->flags &= ~GEX_FLAG_IMMEDIATE;
-  return rc;
+  return run_add(op, local, remote, n);
 }
 
 /* The run out, emptied: 0, or 1 when the operation's first was refused. */
@@ -125,7 +125,7 @@ static int run_add(vis_op_t *op, char *local, char *remote, size_t n) {
       r->n += n;
       return 0;
     }
-    if (r->niov < STP_VIS_RUN_MAX) {
+    if (r->niov < (op->mech == VIS_IOV ? STP_VIS_RUN_MAX : 1)) {
       r->iov[r->niov++] = (gex_Memvec_t){local, n};
       r->n += n;
       return 0;
@@ -534,12 +534,10 @@ static int move(vis_op_t *op, vis_desc_t *d) {
   int rc;
   if (op->mech == VIS_AMPIPE)
     return d->sh ? pipe_shape(op, d->sh, d->srcaddr, d->dstaddr) : pipe_lists(op, &d->loc, &d->rem);
-  if (op->mech == VIS_IOV) {
-    if (!vis_run && !(vis_run = malloc(sizeof(*vis_run)))) stp_fatal("%s: out of memory", op->fn);
-    vis_run->niov = 0;
-  }
+  if (!vis_run && !(vis_run = malloc(sizeof(*vis_run)))) stp_fatal("%s: out of memory", op->fn);
+  vis_run->niov = 0;
   rc = d->sh ? move_shape(op, d->sh, d->srcaddr, d->dstaddr) : move_lists(op, &d->loc, &d->rem);
-  if (op->mech == VIS_IOV && !rc) rc = run_flush(op);
+  if (!rc) rc = run_flush(op);
   return rc;
 }
 

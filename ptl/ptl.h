@@ -452,7 +452,9 @@ typedef struct {
  * neither a piece nor the total may wrap.  Unlike a contiguous MD, an
  * IOVEC MD is not pinned or registered when made: UCX registers the
  * pieces it moves (a range inside one piece goes to UCX as it is; one
- * that crosses pieces through a bounce buffer, one copy).  Not published
+ * that crosses pieces through a bounce buffer, one copy -- or, on the
+ * offload shortcut with pieces of 256 bytes or more on average, one UCX
+ * RMA per piece).  Not published
  * for the offload shortcut (ptl.h section 5): its entries are matched.
  * An atomic (section 6) into an IOVEC MD must lie within one piece (the
  * elements are updated in place); an entry whose MD it would cross is

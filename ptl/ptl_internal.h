@@ -743,6 +743,9 @@ void ptl_md_abandon(ptl_ni_t *ni, ptl_mdprep_t *prep);
  * pointer, or NULL when they cross pieces of an IOVEC MD; and copies out
  * of and into them, whatever pieces they cross. */
 char *ptl_md_piece_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len);
+/* The piece of an IOVEC MD that holds byte off (< md->len); the next
+ * pieces follow it in the array. */
+const ptl_piece_t *ptl_md_piece(const ptl_mdo_t *md, ptl_size_t off);
 static inline char *ptl_md_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len) {
   return PTL_LIKELY(!md->iov) ? (char *)md->d.start + off : ptl_md_piece_at(md, off, len);
 }

@@ -107,7 +107,7 @@ int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_md
 }
 
 /* The piece of an IOVEC MD holding byte off (the last that starts at or before it). */
-static const ptl_piece_t *md_piece(const ptl_mdo_t *md, ptl_size_t off) {
+const ptl_piece_t *ptl_md_piece(const ptl_mdo_t *md, ptl_size_t off) {
   uint32_t lo = 0, hi = md->niov; /* answer in [lo, hi) */
   while (hi - lo > 1) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -123,7 +123,7 @@ char *ptl_md_piece_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len) {
   static char nothing;
   const ptl_piece_t *p;
   if (!len) return &nothing; /* (never dereferenced) */
-  p = md_piece(md, off);
+  p = ptl_md_piece(md, off);
   return off - p->off + len <= p->len ? p->base + (off - p->off) : NULL;
 }
 
@@ -133,7 +133,7 @@ void ptl_md_gather(const ptl_mdo_t *md, ptl_size_t off, void *dst, ptl_size_t le
     memcpy(out, (char *)md->d.start + off, len);
     return;
   }
-  for (const ptl_piece_t *p = len ? md_piece(md, off) : NULL; len; p++) {
+  for (const ptl_piece_t *p = len ? ptl_md_piece(md, off) : NULL; len; p++) {
     ptl_size_t in = off - p->off, n = p->len - in < len ? p->len - in : len;
     memcpy(out, p->base + in, n);
     out += n;
@@ -148,7 +148,7 @@ void ptl_md_scatter(const ptl_mdo_t *md, ptl_size_t off, const void *src, ptl_si
     memcpy((char *)md->d.start + off, in_, len);
     return;
   }
-  for (const ptl_piece_t *p = len ? md_piece(md, off) : NULL; len; p++) {
+  for (const ptl_piece_t *p = len ? ptl_md_piece(md, off) : NULL; len; p++) {
     ptl_size_t in = off - p->off, n = p->len - in < len ? p->len - in : len;
     memcpy(p->base + in, in_, n);
     in_ += n;

@@ -293,15 +293,51 @@ static char *sc_tmp(ptl_x_t *x, size_t n) {
   return x->sc_tmp;
 }
 
-/* sc_rma from an IOVEC MD: bytes within one piece as they are, else
- * through a copy (gathered before a Put; scattered after a Get: sc_complete
- * has waited for the data). */
+/* Pieces of at least this many bytes on average go to UCX one RMA each
+ * (no copy: a NIC's gather); smaller ones through one copy. */
+#define PTL_IOV_DIRECT_MIN 256
+
+/* sc_rma of an IOVEC MD's [loff, +mlen) across npieces pieces, from p on:
+ * one UCX RMA per piece, at most two in flight, and (a Put) one flush. */
+static int sc_rma_pieces(ptl_x_t *x, int put, uint32_t target, const ptl_piece_t *p, ptl_size_t loff,
+                         ptl_size_t mlen, const ptl_pubent_t *e, ptl_size_t roff, void **flush) {
+  static const ucp_request_param_t no_param = {.op_attr_mask = 0};
+  ucp_ep_h ep = x->txep[target];
+  ucs_status_ptr_t last = NULL, req;
+  for (ptl_size_t done = 0; done < mlen; p++) {
+    ptl_size_t in = loff + done - p->off, n = p->len - in < mlen - done ? p->len - in : mlen - done;
+    req = put ? ucp_put_nbx(ep, p->base + in, n, e->base + roff + done, e->rkey, &no_param)
+              : ucp_get_nbx(ep, p->base + in, n, e->base + roff + done, e->rkey, &no_param);
+    if (PTL_UNLIKELY(UCS_PTR_IS_ERR(req))) {
+      if (last) (void)stp_ucx_wait_also(x->txw, last, sc_lend_hand, x);
+      return 0;
+    }
+    if (req) {
+      if (last && stp_ucx_wait_also(x->txw, last, sc_lend_hand, x) != UCS_OK) {
+        (void)stp_ucx_wait_also(x->txw, req, sc_lend_hand, x);
+        return 0;
+      }
+      last = req;
+    }
+    done += n;
+  }
+  return sc_complete(x, ep, last, put, flush);
+}
+
+/* sc_rma from an IOVEC MD: bytes within one piece as they are; across
+ * pieces one RMA per piece where they are large, else through a copy
+ * (gathered before a Put; scattered after a Get: sc_complete has waited
+ * for the data). */
 static __attribute__((noinline)) int sc_rma_iov(ptl_x_t *x, int put, uint32_t target, ptl_mdo_t *md, ptl_size_t loff,
                                                 ptl_size_t mlen, const ptl_pubent_t *e, ptl_size_t roff,
                                                 void **flush) {
   char *local = ptl_md_piece_at(md, loff, mlen), *tmp;
+  const ptl_piece_t *first;
   int rc;
   if (local) return sc_rma_at(x, put, target, local, NULL, mlen, e, roff, flush);
+  first = ptl_md_piece(md, loff);
+  if (mlen / (size_t)(ptl_md_piece(md, loff + mlen - 1) - first + 1) >= PTL_IOV_DIRECT_MIN)
+    return sc_rma_pieces(x, put, target, first, loff, mlen, e, roff, flush);
   tmp = sc_tmp(x, mlen);
   if (put) ptl_md_gather(md, loff, tmp, mlen);
   rc = sc_rma_at(x, put, target, tmp, NULL, mlen, e, roff, flush);
