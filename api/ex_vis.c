@@ -66,7 +66,7 @@ static int vis_mech = VIS_AUTO;
 /* auto: the AM pipeline for operations whose pieces average at most this
  * many bytes (STAGEPORT_VIS_AMPIPE_MAX; unset: the stage's RMA's, see
  * choose) */
-static size_t vis_ampipe_max;
+static size_t vis_ampipe_max, vis_ampipe_shape_max;
 /* auto: the network's gather/scatter for operations whose runs average at
  * least this many local pieces (STAGEPORT_VIS_IOV_MIN; unset: the stage's
  * RMA's; 0 where it has none) */
@@ -341,12 +341,65 @@ static int pipe_send(vis_op_t *op, pipe_frag_t *f, gex_AM_Index_t handler, int c
   return 0;
 }
 
+/* A walk of whole chunks of a 1-d shape (what the optimizer leaves of a
+ * description that folds to one strided dimension): its k chunks of el
+ * bytes on one end (dst_side or the source's) start at *first and are
+ * stride apart; *lo and *len: the bytes they span.  0: another walk (more
+ * dimensions, a partial chunk, or a span that does not fit the address
+ * space -- a peer's malformed shape: the chunk-by-chunk walk checks it). */
+typedef struct span1 {
+  char *first, *lo;
+  size_t len, el, k;
+  ptrdiff_t stride;
+} span1_t;
+
+static int walk_span1(const stp_vis_iter_t *it, char *base, int dst_side, span1_t *s) {
+  const stp_vis_shape_t *sh = it->sh;
+  uintptr_t a, far, mag;
+  if (sh->ndims != 1 || it->skip || !sh->elemsz || !it->left || it->left % sh->elemsz) return 0;
+  s->el = sh->elemsz;
+  s->k = it->left / s->el;
+  s->stride = dst_side ? sh->dim[0].dst : sh->dim[0].src;
+  s->first = base + (ptrdiff_t)(dst_side ? it->dst : it->src);
+  a = (uintptr_t)s->first;
+  mag = s->stride < 0 ? (uintptr_t)0 - (uintptr_t)s->stride : (uintptr_t)s->stride;
+  if (__builtin_mul_overflow(mag, (uintptr_t)(s->k - 1), &far)) return 0;
+  if (s->stride < 0 ? far > a : __builtin_add_overflow(a, far, &far)) return 0;
+  s->lo = s->stride < 0 ? (char *)(a - far) : s->first;
+  s->len = (s->stride < 0 ? a - (uintptr_t)s->lo : far - a) + s->el;
+  return s->len >= s->el; /* (wrapped: no) */
+}
+
+/* The chunks of a 1-d walk between the payload and memory, in a tight
+ * loop (8-byte elements -- seed 003's -- with fixed-size copies). */
+static void copy_span1(const span1_t *s, char *payload, int to_mem) {
+  char *m = s->first;
+  if (s->el == 8) {
+    if (to_mem)
+      for (size_t i = 0; i < s->k; i++, m += s->stride, payload += 8) memcpy(m, payload, 8);
+    else
+      for (size_t i = 0; i < s->k; i++, m += s->stride, payload += 8) memcpy(payload, m, 8);
+    return;
+  }
+  for (size_t i = 0; i < s->k; i++, m += s->stride, payload += s->el) {
+    if (to_mem) memcpy(m, payload, s->el);
+    else memcpy(payload, m, s->el);
+  }
+}
+
 /* Copy a walk between the payload and memory: into memory at base (to_mem),
  * or out of memory at base into the payload; bounds: the node's own segment
  * for memory a peer named (check), none for the caller's own. */
 static void walk_copy(stp_vis_iter_t *it, char *payload, char *base, int dst_side, int to_mem, gex_Rank_t from,
                       int check) {
   stp_vis_chunk_t c;
+  span1_t s;
+  if (walk_span1(it, base, dst_side, &s)) {
+    if (check && STP_UNLIKELY(!stp_in_my_segment(s.lo, s.len))) stp_bad_address("VIS", from, s.lo, s.len);
+    copy_span1(&s, payload, to_mem);
+    stp_vis_iter_fini(it);
+    return;
+  }
   while (stp_vis_iter_next(it, &c)) {
     char *m = base + (dst_side ? c.dst : c.src);
     if (check && STP_UNLIKELY(!stp_in_my_segment(m, c.len))) stp_bad_address("VIS", from, m, c.len);
@@ -366,17 +419,25 @@ static int pipe_shape(vis_op_t *op, const stp_vis_shape_t *sh, char *srcaddr, ch
     size_t n;
     if (pipe_open(op, NULL, &f, hdr + 8)) return 1;
     n = STP_MIN(sh->nbytes - first, f.size - hdr);
+    if (n < sh->nbytes - first && n >= sh->elemsz) n -= n % sh->elemsz; /* whole chunks: the 1-d fast walk */
     f.used = wr_shape(f.buf, sh, first, n, srcaddr, dstaddr);
     if (op->is_put) {
       stp_vis_iter_t it;
       stp_vis_chunk_t c;
+      span1_t rs;
       if (stp_vis_iter_init(&it, sh, first, n) != STP_VIS_OK) stp_fatal("%s: out of memory", op->fn);
-      while (stp_vis_iter_next(&it, &c)) {
-        STP_CHECK_REMOTE(op->fn, op->rank, dstaddr + c.dst, c.len);
-        memcpy(f.buf + f.used, srcaddr + c.src, c.len);
-        f.used += c.len;
+      if (walk_span1(&it, dstaddr, 1, &rs)) { /* (1-d: the span checked once, the chunks copied in a tight loop) */
+        STP_CHECK_REMOTE(op->fn, op->rank, rs.lo, rs.len);
+        walk_copy(&it, f.buf + f.used, srcaddr, 0, 0, 0, 0);
+        f.used += n;
+      } else {
+        while (stp_vis_iter_next(&it, &c)) {
+          STP_CHECK_REMOTE(op->fn, op->rank, dstaddr + c.dst, c.len);
+          memcpy(f.buf + f.used, srcaddr + c.src, c.len);
+          f.used += c.len;
+        }
+        stp_vis_iter_fini(&it);
       }
-      stp_vis_iter_fini(&it);
     }
     if (pipe_send(op, &f, op->is_put ? STP_H_VIS_PUT : STP_H_VIS_GET, op->is_put ? STP_EC_PUT : STP_EC_GET)) return 1;
     first += n;
@@ -543,25 +604,28 @@ static int move(vis_op_t *op, vis_desc_t *d) {
 
 /* The mechanism for an operation of nbytes in about npieces pieces, which
  * make rruns runs at the peer's end and lruns at the local end (pieces
- * that continue each other there).  auto: the network's gather/scatter
- * where the stage's RMA has one, runs at the peer average at least
- * vis_iov_min pieces (stp_rma_ops_t.vis_iov_min), and the local runs
- * average more than vis_ampipe_max bytes (else packing is cheaper per
- * byte); else the AM pipeline for pieces of at most vis_ampipe_max bytes
- * on average, by default the stage's RMA's (stp_rma_ops_t.vis_ampipe_max:
- * 4096 over ext-ref, 128 over ext-portals, never over ext-ucx, each from
- * testvisperf with 8 KiB and 64 KiB operations, 50 % density, 2
- * processes, one host); else the reference.  Loopback: always the
- * reference; shapes of more than STP_VIS_INLINE_DIMS dimensions: never the
- * AM pipeline. */
-static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t rruns, size_t lruns, size_t ndims) {
+ * that continue each other there); shape: a Strided one.  auto: the
+ * network's gather/scatter where the stage's RMA has one, runs at the peer
+ * average at least vis_iov_min pieces (stp_rma_ops_t.vis_iov_min), and
+ * the local runs average more than the packing threshold (else packing is
+ * cheaper per byte); else the AM pipeline for pieces of at most the
+ * packing threshold on average, by default the stage's RMA's
+ * (stp_rma_ops_t.vis_ampipe_max for lists: 4096 over ext-ref, 128 over
+ * ext-portals, never over ext-ucx; vis_ampipe_shape_max for Strided: 256
+ * over ext-portals, 32 over ext-ucx; each from testvisperf with 64 KiB
+ * operations, 50 % density, 2 processes, one host); else the reference.
+ * Loopback: always the reference; shapes of more than STP_VIS_INLINE_DIMS
+ * dimensions: never the AM pipeline. */
+static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t rruns, size_t lruns, size_t ndims,
+                  int shape) {
+  size_t pack_max = shape ? vis_ampipe_shape_max : vis_ampipe_max;
   if (op->rank == stp.mynode) return VIS_REF;
   if (vis_mech == VIS_IOV || (vis_mech == VIS_AUTO && vis_iov_min && rruns && lruns && npieces / rruns >= vis_iov_min &&
-                              nbytes / lruns > vis_ampipe_max))
+                              nbytes / lruns > pack_max))
     return VIS_IOV;
   if (ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
   if (vis_mech != VIS_AUTO) return vis_mech;
-  return vis_ampipe_max && npieces && nbytes / npieces <= vis_ampipe_max ? VIS_AMPIPE : VIS_REF;
+  return pack_max && npieces && nbytes / npieces <= pack_max ? VIS_AMPIPE : VIS_REF;
 }
 
 /* Runs of a list: its entries, those that continue the one before (in
@@ -744,7 +808,7 @@ static int lists(const char *fn, int is_put, int sync, gex_TM_t tm, gex_Rank_t r
   d.rem = is_put ? *dst : *src;
   op.mech = choose(&op, total, dst->count > src->count ? dst->count : src->count,
                    vis_iov_min ? side_runs(is_put ? dst : src) : 0, vis_iov_min ? side_runs(is_put ? src : dst) : 0,
-                   0);
+                   0, 0);
   return run(&op, &d, sync, ev);
 }
 
@@ -772,7 +836,7 @@ static int strided(const char *fn, int is_put, int sync, gex_TM_t tm, gex_Rank_t
   d.srcaddr = (char *)srcaddr;
   d.dstaddr = (char *)dstaddr;
   op.mech = choose(&op, sh.nbytes, sh.nchunks, vis_iov_min ? shape_runs(&sh, is_put) : 0,
-                   vis_iov_min ? shape_runs(&sh, !is_put) : 0, sh.ndims);
+                   vis_iov_min ? shape_runs(&sh, !is_put) : 0, sh.ndims, 1);
   rc = run(&op, &d, sync, ev);
   stp_vis_shape_fini(&sh);
   return rc;
@@ -880,7 +944,10 @@ void stp_vis_init(void) {
   else if (!strcmp(v, "iovec")) vis_mech = VIS_IOV;
   else stp_fatal("STAGEPORT_VIS=\"%s\": use auto (chosen per operation), reference (one RMA per piece), ampipe "
                  "(pieces packed into AM Mediums) or iovec (the network's gather/scatter)", v);
-  vis_ampipe_max = (size_t)stp_env_u64("STAGEPORT_VIS_AMPIPE_MAX", stp.rma->vis_ampipe_max); /* (stp.rma is chosen) */
+  /* (stp.rma is chosen; the variable, when set, is both thresholds) */
+  vis_ampipe_max = (size_t)stp_env_u64("STAGEPORT_VIS_AMPIPE_MAX", stp.rma->vis_ampipe_max);
+  vis_ampipe_shape_max = (size_t)stp_env_u64(
+      "STAGEPORT_VIS_AMPIPE_MAX", stp.rma->vis_ampipe_shape_max ? stp.rma->vis_ampipe_shape_max : stp.rma->vis_ampipe_max);
   if (stp.rma->putv) {
     vis_iov_min = (size_t)stp_env_u64("STAGEPORT_VIS_IOV_MIN", stp.rma->vis_iov_min);
   } else if (vis_mech == VIS_IOV) {

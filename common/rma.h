@@ -78,9 +78,12 @@ typedef struct stp_rma_ops {
   const struct stp_ad_impl *ad;
 
   /* VIS (api/ex_vis.c): STAGEPORT_VIS=auto packs an operation into AM
-   * Mediums when its pieces average at most this many bytes, 0: never
-   * (each table says what its value was measured from) */
-  size_t vis_ampipe_max;
+   * Mediums when its pieces average at most this many bytes, 0: never --
+   * a Vector or Indexed list's (vis_ampipe_max), a Strided description's
+   * once optimized (vis_ampipe_shape_max: it packs in a tight loop when it
+   * folds to one dimension; 0: vis_ampipe_max) -- each table says what its
+   * values were measured from */
+  size_t vis_ampipe_max, vis_ampipe_shape_max;
   /* VIS: the network's own gather/scatter (STAGEPORT_VIS=iovec), or NULL.
    * A run is a VIS operation's bytes that are contiguous at the peer:
    * putv writes the n bytes of the local pieces src[0..nsrc), in order, to

@@ -145,6 +145,7 @@ const stp_rma_ops_t stp_rma_portals_ops = {
     .get = portals_get,
     .ad = &stp_ad_portals_impl,
     .vis_ampipe_max = 128, /* packing 1.8-4.6x at 8 and 64 B on portals and hybrid, 0.4-0.9x at 512 */
+    .vis_ampipe_shape_max = 256, /* strided, 50 %: packing 16-44x at 8 B, 1.1-1.9x at 256, 0.3-0.95x at 512 */
     .putv = portals_putv,
     .getv = portals_getv,
     .vis_iov_min = 0, /* auto never: testvisperf -r (runs of 8-8192 local pieces, 500 NBI operations, 2
