@@ -14,8 +14,8 @@
  * operation's (a put's sources stay the client's until then).
  *
  * Three mechanisms (STAGEPORT_VIS=auto|reference|ampipe|iovec; choose()
- * says which auto takes): seed 003's reference -- one RMA per piece,
- * through the stage's RMA backend (stp_put_path / stp_get_path: loopback
+ * says which auto takes): seed 003's reference -- one RMA per piece (pieces
+ * that continue each other on both ends merged), through the stage's RMA backend (stp_put_path / stp_get_path: loopback
  * is a copy); the AM pipeline: a put's pieces packed into AM Mediums (into
  * the Core's own send memory where it lends it: negotiated payload, no
  * copy at injection) and unpacked by a handler at the peer, a get's named

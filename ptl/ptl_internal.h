@@ -750,6 +750,10 @@ static inline char *ptl_md_at(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t le
   return PTL_LIKELY(!md->iov) ? (char *)md->d.start + off : ptl_md_piece_at(md, off, len);
 }
 void ptl_md_gather(const ptl_mdo_t *md, ptl_size_t off, void *dst, ptl_size_t len);
+/* An MD's bytes [off, +len) to send: where they are (*memh: the MD's
+ * registration), or, across IOVEC pieces, gathered into a new buffer that
+ * *bounce owns from then on (*memh NULL). */
+char *ptl_md_send_src(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len, void **bounce, void **memh);
 /* An IOVEC MD's piece array back to the NI's spares (or freed); lock held. */
 void ptl_pieces_drop(ptl_ni_t *ni, ptl_pieces_t *p);
 void ptl_md_scatter(const ptl_mdo_t *md, ptl_size_t off, const void *src, ptl_size_t len);

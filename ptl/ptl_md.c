@@ -142,6 +142,16 @@ void ptl_md_gather(const ptl_mdo_t *md, ptl_size_t off, void *dst, ptl_size_t le
   }
 }
 
+char *ptl_md_send_src(const ptl_mdo_t *md, ptl_size_t off, ptl_size_t len, void **bounce, void **memh) {
+  char *src = ptl_md_at(md, off, len);
+  *memh = md->reg.memh;
+  if (PTL_LIKELY(!md->iov) || src) return src;
+  src = *bounce = ptl_alloc_or_die(NULL, len, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)len);
+  ptl_md_gather(md, off, src, len);
+  *memh = NULL;
+  return src;
+}
+
 void ptl_md_scatter(const ptl_mdo_t *md, ptl_size_t off, const void *src, ptl_size_t len) {
   const char *in_ = src;
   if (!md->iov) {

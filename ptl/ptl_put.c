@@ -678,13 +678,8 @@ static __attribute__((noinline)) int put_matched(ptl_handle_md_t mdh, ptl_size_t
     ptl_unlock(ni);
     return rc != PTL_OK ? rc : PTL_NO_SPACE;
   }
-  char *src = ptl_md_at(md, loff, len);
-  void *memh = md->reg.memh;
-  if (PTL_UNLIKELY(md->iov != NULL) && !src) { /* an IOVEC MD's bytes across pieces: gathered */
-    src = op->bounce = ptl_alloc_or_die(NULL, len, "bouncing %llu bytes of a scatter/gather MD", (unsigned long long)len);
-    ptl_md_gather(md, loff, src, len);
-    memh = NULL;
-  }
+  void *memh;
+  char *src = ptl_md_send_src(md, loff, len, &op->bounce, &memh);
   ptl_md_consume(md);
   md->pending++;
   op->kind = OPK_PUT;

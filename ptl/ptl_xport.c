@@ -279,14 +279,8 @@ static ucs_status_t am_get(void *arg, const void *header, size_t hlen, void *dat
     op->req = r;
     op->hit = hit;
     op->w.reply = (ptl_wreply_t){w.reply_md, w.bits, w.rlength, w.loffset, w.pt, ni->id.nid, PTL_NI_OK, 0};
-    char *src = ptl_md_at(hit.md, hit.offset, hit.mlength);
-    void *memh = hit.md->reg.memh;
-    if (PTL_UNLIKELY(hit.md->iov != NULL) && !src) { /* across IOVEC pieces: gathered */
-      src = op->bounce = ptl_alloc_or_die(NULL, hit.mlength, "bouncing %llu bytes of a scatter/gather MD",
-                                          (unsigned long long)hit.mlength);
-      ptl_md_gather(hit.md, hit.offset, src, hit.mlength);
-      memh = NULL;
-    }
+    void *memh;
+    char *src = ptl_md_send_src(hit.md, hit.offset, hit.mlength, &op->bounce, &memh);
     rc = ptl_am_send(ni, PTL_SIDE_RX, (int)w.src, PTL_AM_REPLY, &op->w.reply, sizeof(op->w.reply), src,
                      hit.mlength, memh, op, rx_send_cb);
     if (rc != SEND_LATER) reply_sent(op, rc == SEND_DONE ? UCS_OK : UCS_ERR_IO_ERROR);
