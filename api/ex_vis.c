@@ -223,9 +223,12 @@ typedef struct vis_desc {
  *     stride, destination stride) -- the optimized Strided description,
  *     not its pieces -- and (put request, get reply) the bytes
  *     [first, first + n) of its walk;
- *   list: PIPE_LIST, then per piece (destination address, length, its
- *     bytes, padding to 8) -- a put request, a get reply -- or (source
- *     address, length, destination address) -- a get request.
+ *   list: PIPE_LIST, then groups of pieces of one length: a word holding
+ *     the group's piece count (high 32 bits) and length L (low 32), then
+ *     per piece its destination address and (a put request, a get reply)
+ *     its L bytes, unpadded, or (a get request) its source address and
+ *     destination address.  An Indexed list -- or a Vector one of equal
+ *     lengths -- is one group per fragment: 8 + L bytes a put piece.
  * A request is packed straight into the Core's send memory where the Core
  * lends it (its np_prepare: negotiated payload, no copy at injection), else
  * into a buffer of the thread's that the Core copies (STAGEPORT_NP=
@@ -234,7 +237,6 @@ typedef struct vis_desc {
  * Core has copied the request). */
 enum { PIPE_SHAPE = 1, PIPE_LIST = 2 };
 #define PIPE_SHAPE_HDR(ndims) ((7 + 3 * (size_t)(ndims)) * sizeof(uint64_t))
-#define PIPE_ALIGN8(x) (((x) + 7) & ~(size_t)7)
 
 /* (words at any alignment: a Core's memory and a delivered payload need
  * not be 8-byte aligned) */
@@ -445,9 +447,23 @@ static int pipe_shape(vis_op_t *op, const stp_vis_shape_t *sh, char *srcaddr, ch
   return 0;
 }
 
-/* List fragments.  A put piece costs 16 bytes and its data (padded) in
- * the request; a get piece 24 in the request and 16 and its data in the
- * reply -- a get fragment stops where either would overflow a Medium. */
+/* List fragments.  A piece costs 8 bytes and its data in a put request
+ * (16 in a get request, 8 and its data in the reply), and each group of
+ * pieces of one length 8 more -- a get fragment stops where either the
+ * request or its reply would overflow a Medium. */
+#define PIPE_GROUP(k, len) (((uint64_t)(k) << 32) | (uint64_t)(len))
+#define PIPE_GROUP_MAX UINT32_MAX
+
+/* Copy one piece: the common small lengths as fixed-size copies. */
+static inline void pipe_copy(char *dst, const char *src, size_t n) {
+  switch (n) {
+  case 4: memcpy(dst, src, 4); break;
+  case 8: memcpy(dst, src, 8); break;
+  case 16: memcpy(dst, src, 16); break;
+  default: memcpy(dst, src, n);
+  }
+}
+
 static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
   size_t max = stp.core->max_medium;
   char *lp, *rp;
@@ -455,57 +471,161 @@ static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
   int more = side_cur(loc, &lp, &ln) && side_cur(rem, &rp, &rn);
   while (more) {
     pipe_frag_t f;
-    size_t reply = 8; /* a get's reply so far */
+    size_t reply = 8;                 /* a get's reply so far */
+    size_t grp = 0, glen = 0, gk = 0; /* the open group: its word's offset, length, pieces */
     if (pipe_open(op, NULL, &f, 32)) return 1;
     wr64(f.buf, 0, PIPE_LIST);
     f.used = 8;
     while (more) {
       size_t n = STP_MIN(ln, rn);
-      char *w = f.buf + f.used;
-      if (op->is_put) {
-        if (f.used + 24 > f.size) break; /* (room for 8 bytes of a piece at least) */
-        n = STP_MIN(n, f.size - f.used - 16);
-      } else {
-        if (f.used + 24 > f.size || reply + 24 > max) break;
-        n = STP_MIN(n, max - reply - 16);
+      char *w;
+      if (!loc->off && !rem->off && ln == rn) {
+        /* whole entries of one length on both sides (an Indexed list, a
+         * Vector one of equal lengths): as many as fit, in one group, in
+         * one tight loop */
+        int grow = gk && glen == n;
+        size_t k = STP_MIN(loc->count - loc->i, rem->count - rem->i), hdr = grow ? 0 : 8;
+        k = f.used + hdr < f.size ? STP_MIN(k, (f.size - f.used - hdr) / (op->is_put ? 8 + n : 16)) : 0;
+        if (!op->is_put) k = reply + hdr < max ? STP_MIN(k, (max - reply - hdr) / (8 + n)) : 0;
+        if (k) {
+          uintptr_t rlo = UINTPTR_MAX, rhi = 0, llo = UINTPTR_MAX;
+          size_t j;
+          if (!grow) {
+            if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen));
+            grp = f.used;
+            glen = n;
+            gk = 0;
+            f.used += 8;
+            reply += 8;
+          }
+          w = f.buf + f.used;
+          for (j = 0; j < k; j++) {
+            char *r = side_addr(rem, rem->i + j), *l = side_addr(loc, loc->i + j);
+            if (side_len(rem, rem->i + j) != n || side_len(loc, loc->i + j) != n) break;
+            /* (checked as one range below) */
+            rlo = STP_MIN(rlo, (uintptr_t)r);
+            rhi = (uintptr_t)r > rhi ? (uintptr_t)r : rhi;
+            llo = STP_MIN(llo, (uintptr_t)l);
+            wr64(w, 0, (uint64_t)(uintptr_t)r);
+            if (op->is_put) {
+              pipe_copy(w + 8, l, n);
+              w += 8 + n;
+            } else {
+              wr64(w, 1, (uint64_t)(uintptr_t)l);
+              w += 16;
+            }
+          }
+          k = j;
+          /* the pieces' span in the peer's segment (so is each piece: the
+           * segment is one range), no NULL local piece; else the first
+           * bad piece's error */
+#if STP_CHECKS
+          if (STP_UNLIKELY(!llo || rhi - rlo > SIZE_MAX - n ||
+                           !stp_seg_contains(op->rank, (void *)rlo, rhi - rlo + n))) {
+            for (j = 0; j < k; j++) {
+              STP_CHECK_REMOTE(op->fn, op->rank, side_addr(rem, rem->i + j), n);
+              STP_CHECK_LOCAL(op->fn, op->is_put ? "source" : "destination", side_addr(loc, loc->i + j), n);
+            }
+          }
+#else
+          (void)llo, (void)rhi, (void)rlo;
+#endif
+          f.used = (size_t)(w - f.buf);
+          if (!op->is_put) reply += k * (8 + n);
+          gk += k;
+          loc->i += k;
+          rem->i += k;
+          more = side_cur(loc, &lp, &ln) && side_cur(rem, &rp, &rn);
+          continue;
+        }
+      }
+      if (!(gk && n == glen && gk < PIPE_GROUP_MAX && f.used + (op->is_put ? 8 + n : 16) <= f.size &&
+            (op->is_put || reply + 8 + n <= max))) {
+        /* a new group: room for its word, an address and some bytes */
+        if (op->is_put ? f.used + 16 + STP_MIN(n, 8) > f.size
+                       : f.used + 24 > f.size || reply + 16 + STP_MIN(n, 8) > max)
+          break;
+        n = STP_MIN(n, op->is_put ? f.size - f.used - 16 : max - reply - 16);
+        if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen));
+        grp = f.used;
+        glen = n;
+        gk = 0;
+        f.used += 8;
+        reply += 8;
       }
       STP_CHECK_REMOTE(op->fn, op->rank, rp, n);
       STP_CHECK_LOCAL(op->fn, op->is_put ? "source" : "destination", lp, n);
+      w = f.buf + f.used;
       if (op->is_put) {
         wr64(w, 0, (uint64_t)(uintptr_t)rp);
-        wr64(w, 1, n);
-        memcpy(w + 16, lp, n);
-        f.used = STP_MIN(PIPE_ALIGN8(f.used + 16 + n), f.size);
+        pipe_copy(w + 8, lp, n);
+        f.used += 8 + n;
       } else {
         wr64(w, 0, (uint64_t)(uintptr_t)rp);
-        wr64(w, 1, n);
-        wr64(w, 2, (uint64_t)(uintptr_t)lp);
-        f.used += 24;
-        reply = STP_MIN(PIPE_ALIGN8(reply + 16 + n), max);
+        wr64(w, 1, (uint64_t)(uintptr_t)lp);
+        f.used += 16;
+        reply += 8 + n;
       }
+      gk++;
       loc->off += n;
       rem->off += n;
       more = side_cur(loc, &lp, &ln) && side_cur(rem, &rp, &rn);
     }
+    if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen));
     if (pipe_send(op, &f, op->is_put ? STP_H_VIS_PUT : STP_H_VIS_GET, op->is_put ? STP_EC_PUT : STP_EC_GET)) return 1;
   }
   return 0;
 }
 
-/* Unpack a list payload (destination, length, bytes): into the node's
- * segment, checked (a put), or into the initiator's own memory (a get's
- * reply: addresses it sent itself). */
+/* The next group of a list fragment at *p: its pieces *k and length
+ * *len; its pieces follow at *p on return, each of 8 bytes and (data: a
+ * put request or get reply) its bytes, else 16 (a get request).  0:
+ * malformed (no word, no pieces, or more than the rest holds). */
+static int pipe_group(const char **p, const char *end, int data, size_t *k, size_t *len) {
+  uint64_t h;
+  size_t per;
+  if (STP_UNLIKELY((size_t)(end - *p) < 8)) return 0;
+  h = rd64(*p, 0);
+  *k = (size_t)(h >> 32);
+  *len = (size_t)(h & PIPE_GROUP_MAX);
+  per = 8 + (data ? *len : 8);
+  *p += 8;
+  return *k && *k <= (size_t)(end - *p) / per;
+}
+
+/* Where this node's segment lets a piece of n bytes start: at a with
+ * a - base <= lim (one compare a piece); ok 0: nowhere (n larger than the
+ * segment, or none bound). */
+typedef struct seg_room {
+  uintptr_t base, lim;
+  int ok;
+} seg_room_t;
+static inline seg_room_t seg_room(size_t n) {
+  seg_room_t r = {0, UINTPTR_MAX, 1};
+  if (!n) return r; /* (an empty piece is in every segment) */
+  if (!stp.seg || n > stp.seg[stp.mynode].size) return (seg_room_t){0, 0, 0};
+  r.base = (uintptr_t)stp.seg[stp.mynode].addr;
+  r.lim = stp.seg[stp.mynode].size - n;
+  return r;
+}
+static inline void seg_room_check(const seg_room_t *r, const char *what, gex_Rank_t from, char *a, size_t n) {
+  if (STP_UNLIKELY(!r->ok || (uintptr_t)a - r->base > r->lim)) stp_bad_address(what, from, a, n);
+}
+
+/* Unpack a list payload: into the node's segment, checked (a put), or
+ * into the initiator's own memory (a get's reply: addresses it sent
+ * itself). */
 static void unpack_list(const char *p, const char *end, gex_Rank_t from, int check) {
   for (p += 8; p < end;) {
-    char *dst;
-    size_t n;
-    if (STP_UNLIKELY((size_t)(end - p) < 16 || rd64(p, 1) > (size_t)(end - p) - 16))
+    size_t k, n;
+    if (STP_UNLIKELY(!pipe_group(&p, end, 1, &k, &n)))
       stp_fatal("VIS from node %u: a malformed list fragment", (unsigned)from);
-    dst = (char *)(uintptr_t)rd64(p, 0);
-    n = rd64(p, 1);
-    if (check && STP_UNLIKELY(!stp_in_my_segment(dst, n))) stp_bad_address("VIS put", from, dst, n);
-    memcpy(dst, p + 16, n);
-    p += STP_MIN(PIPE_ALIGN8(16 + n), (size_t)(end - p));
+    seg_room_t room = seg_room(n);
+    for (; k; k--, p += 8 + n) {
+      char *dst = (char *)(uintptr_t)rd64(p, 0);
+      if (check) seg_room_check(&room, "VIS put", from, dst, n);
+      pipe_copy(dst, p + 8, n);
+    }
   }
 }
 
@@ -548,24 +668,29 @@ static void pipe_get_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM
   char *p = buf, *end = p + nbytes;
   pipe_frag_t f;
   if (nbytes >= 8 && rd64(p, 0) == PIPE_LIST) {
-    size_t need = 8;
-    for (const char *q = p + 8; q + 24 <= end; q += 24) need = STP_MIN(PIPE_ALIGN8(need + 16 + rd64(q, 1)), max);
+    size_t need = 8, k, n;
+    const char *q;
+    for (q = p + 8; q < end; q += 16 * k) {
+      if (STP_UNLIKELY(!pipe_group(&q, end, 0, &k, &n) || max - need < 8 || 8 + n > (max - need - 8) / k))
+        stp_fatal("VIS get from node %u: a malformed list fragment (or one whose reply overflows a Medium)",
+                  (unsigned)from);
+      need += 8 + k * (8 + n);
+    }
     (void)pipe_open(NULL, t, &f, need);
     wr64(f.buf, 0, PIPE_LIST);
     f.used = 8;
-    for (p += 8; p < end; p += 24) {
-      char *src;
-      size_t n;
-      if (STP_UNLIKELY((size_t)(end - p) < 24)) stp_fatal("VIS get from node %u: a malformed list fragment", (unsigned)from);
-      src = (char *)(uintptr_t)rd64(p, 0);
-      n = rd64(p, 1);
-      if (STP_UNLIKELY(n > f.size - f.used - 16 || f.used + 16 > f.size))
-        stp_fatal("VIS get from node %u: a list fragment whose reply overflows a Medium", (unsigned)from);
-      if (STP_UNLIKELY(!stp_in_my_segment(src, n))) stp_bad_address("VIS get", from, src, n);
-      wr64(f.buf + f.used, 0, rd64(p, 2));
-      wr64(f.buf + f.used, 1, n);
-      memcpy(f.buf + f.used + 16, src, n);
-      f.used = STP_MIN(PIPE_ALIGN8(f.used + 16 + n), f.size);
+    for (q = p + 8; q < end;) {
+      (void)pipe_group(&q, end, 0, &k, &n);
+      wr64(f.buf + f.used, 0, PIPE_GROUP(k, n));
+      f.used += 8;
+      seg_room_t room = seg_room(n);
+      for (; k; k--, q += 16) {
+        char *src = (char *)(uintptr_t)rd64(q, 0);
+        seg_room_check(&room, "VIS get", from, src, n);
+        wr64(f.buf + f.used, 0, rd64(q, 1));
+        pipe_copy(f.buf + f.used + 8, src, n);
+        f.used += 8 + n;
+      }
     }
   } else {
     stp_vis_shape_t sh;
@@ -610,10 +735,12 @@ static int move(vis_op_t *op, vis_desc_t *d) {
  * the local runs average more than the packing threshold (else packing is
  * cheaper per byte); else the AM pipeline for pieces of at most the
  * packing threshold on average, by default the stage's RMA's
- * (stp_rma_ops_t.vis_ampipe_max for lists: 4096 over ext-ref, 128 over
- * ext-portals, never over ext-ucx; vis_ampipe_shape_max for Strided: 256
+ * (stp_rma_ops_t.vis_ampipe_max for lists: 4096 over ext-ref, 512 over
+ * ext-portals, 128 over ext-ucx; vis_ampipe_shape_max for Strided: 256
  * over ext-portals, 32 over ext-ucx; each from testvisperf with 64 KiB
- * operations, 50 % density, 2 processes, one host); else the reference.
+ * operations, 50 % density, 2 processes, one host) and, a list, with at
+ * least the RMA's vis_ampipe_min_pieces entries (64 over ext-ucx); else
+ * the reference.
  * Loopback: always the reference; shapes of more than STP_VIS_INLINE_DIMS
  * dimensions: never the AM pipeline. */
 static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t rruns, size_t lruns, size_t ndims,
@@ -625,6 +752,7 @@ static int choose(const vis_op_t *op, size_t nbytes, size_t npieces, size_t rrun
     return VIS_IOV;
   if (ndims > STP_VIS_INLINE_DIMS) return VIS_REF;
   if (vis_mech != VIS_AUTO) return vis_mech;
+  if (!shape && npieces < stp.rma->vis_ampipe_min_pieces) return VIS_REF;
   return pack_max && npieces && nbytes / npieces <= pack_max ? VIS_AMPIPE : VIS_REF;
 }
 

@@ -82,8 +82,10 @@ typedef struct stp_rma_ops {
    * a Vector or Indexed list's (vis_ampipe_max), a Strided description's
    * once optimized (vis_ampipe_shape_max: it packs in a tight loop when it
    * folds to one dimension; 0: vis_ampipe_max) -- each table says what its
-   * values were measured from */
-  size_t vis_ampipe_max, vis_ampipe_shape_max;
+   * values were measured from; vis_ampipe_min_pieces: a list of fewer
+   * entries is not packed (where one RMA per piece is cheap, packing costs
+   * an AM round trip that few pieces do not repay) */
+  size_t vis_ampipe_max, vis_ampipe_shape_max, vis_ampipe_min_pieces;
   /* VIS: the network's own gather/scatter (STAGEPORT_VIS=iovec), or NULL.
    * A run is a VIS operation's bytes that are contiguous at the peer:
    * putv writes the n bytes of the local pieces src[0..nsrc), in order, to

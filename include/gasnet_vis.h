@@ -30,10 +30,10 @@
  *    it (checked with argument checks on); the local side may be anywhere.
  *  - How the bytes move, chosen per operation (STAGEPORT_VIS=auto, the
  *    default): one RMA per contiguous piece (reference: every loopback
- *    operation, and every operation on stages with a network RMA), or,
+ *    operation, and larger pieces on stages with a network RMA), or,
  *    for small pieces (STAGEPORT_VIS_AMPIPE_MAX bytes on average; default
- *    4096 on mpi, whose RMA runs over AMs, 128 on the ptl stages, never on
- *    the UCX-RMA ones), the pieces packed into AM Mediums -- a put's request, a get's reply -- and unpacked at the
+ *    for lists 4096 on mpi, whose RMA runs over AMs, 512 on the ptl stages,
+ *    128 on the UCX-RMA ones), the pieces packed into AM Mediums -- a put's request, a get's reply -- and unpacked at the
  *    other end (ampipe).  STAGEPORT_VIS=reference or ampipe forces one.  Strided descriptions
  *    go through the stride optimizer first (null dimensions, inversion,
  *    sort, folding); STAGEPORT_VIS_OPT=off turns it off (for measuring).

@@ -717,6 +717,7 @@ static void final_report(void) {
 static const char *const bad_modes[][2] = {
     {"totals_differ", "gex_VIS_VectorPutBlocking whose lists describe 48 and 40 bytes"},
     {"out_of_segment", "gex_VIS_IndexedPutNBI with one destination entry past the peer's segment"},
+    {"out_of_segment_same", "gex_VIS_IndexedGetNBI of lists of one length, one source entry past the peer's segment"},
     {"lc_on_get", "gex_VIS_StridedGetNB with GEX_FLAG_ENABLE_LEAF_LC"},
     {"unknown_flag", "gex_VIS_VectorGetNBI with a flag bit no VIS call takes"},
     {"pc_then_get", "gex_VIS_SetPeerCompletionHandler armed, then gex_VIS_IndexedGetBlocking"},
@@ -744,6 +745,12 @@ static int run_bad(const char *mode) {
     expect("sub", "gex_VIS_IndexedPutNBI");
     expect("sub", "segment");
     gex_VIS_IndexedPutNBI(ex_tm, peer, 3, d, 8, 1, s, 24, 0);
+  } else if (!strcmp(mode, "out_of_segment_same")) {
+    void *s[4] = {r, r + 64, (char *)ex_segs[peer].addr + ex_segs[peer].size - 4, r + 128}, *d[4] = {l, l + 8, l + 16, l + 24};
+    expect("sub", "gex_VIS_IndexedGetNBI");
+    expect("sub", "segment");
+    gex_VIS_IndexedGetNBI(ex_tm, 4, d, 8, peer, 4, s, 8, 0);
+    gex_NBI_Wait(GEX_EC_GET, 0);
   } else if (!strcmp(mode, "lc_on_get")) {
     size_t count[1] = {4};
     ptrdiff_t st[1] = {16};
