@@ -224,11 +224,16 @@ typedef struct vis_desc {
  *     not its pieces -- and (put request, get reply) the bytes
  *     [first, first + n) of its walk;
  *   list: PIPE_LIST, then groups of pieces of one length: a word holding
- *     the group's piece count (high 32 bits) and length L (low 32), then
- *     per piece its destination address and (a put request, a get reply)
- *     its L bytes, unpadded, or (a get request) its source address and
- *     destination address.  An Indexed list -- or a Vector one of equal
- *     lengths -- is one group per fragment: 8 + L bytes a put piece.
+ *     the group's piece count (high 32 bits), a delta flag (bit 31) and
+ *     length L (low 31), then per piece its destination address and (a
+ *     put request, a get reply) its L bytes, unpadded, or (a get request)
+ *     its source address and destination address; in a delta group (put
+ *     requests) the first piece's destination address follows the word,
+ *     and each piece has a signed 32-bit delta from it instead of an
+ *     address.  An Indexed list -- or a Vector one of equal lengths -- is
+ *     one delta group per fragment while the deltas fit: 4 + L bytes a
+ *     put piece (8-byte elements: 12 bytes, so 8 KiB of them fit one
+ *     Portals Core Medium of 8 KiB where 16-byte pieces took two).
  * A request is packed straight into the Core's send memory where the Core
  * lends it (its np_prepare: negotiated payload, no copy at injection), else
  * into a buffer of the thread's that the Core copies (STAGEPORT_NP=
@@ -448,11 +453,20 @@ static int pipe_shape(vis_op_t *op, const stp_vis_shape_t *sh, char *srcaddr, ch
 }
 
 /* List fragments.  A piece costs 8 bytes and its data in a put request
- * (16 in a get request, 8 and its data in the reply), and each group of
- * pieces of one length 8 more -- a get fragment stops where either the
- * request or its reply would overflow a Medium. */
-#define PIPE_GROUP(k, len) (((uint64_t)(k) << 32) | (uint64_t)(len))
+ * (4 in a delta group), 16 in a get request (8 and its data in the
+ * reply), and each group of pieces of one length 8 more (16 a delta
+ * group) -- a get fragment stops where either the request or its reply
+ * would overflow a Medium. */
+#define PIPE_GROUP(k, len, delta) (((uint64_t)(k) << 32) | ((uint64_t)(delta) << 31) | (uint64_t)(len))
 #define PIPE_GROUP_MAX UINT32_MAX
+#define PIPE_DELTA ((uint64_t)1 << 31)
+
+static inline void wr32(char *p, int32_t v) { memcpy(p, &v, 4); }
+static inline int32_t rd32(const char *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
 
 /* Copy one piece: the common small lengths as fixed-size copies. */
 static inline void pipe_copy(char *dst, const char *src, size_t n) {
@@ -473,6 +487,8 @@ static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
     pipe_frag_t f;
     size_t reply = 8;                 /* a get's reply so far */
     size_t grp = 0, glen = 0, gk = 0; /* the open group: its word's offset, length, pieces */
+    int gdelta = 0;                   /* ... and whether its addresses are deltas from gbase */
+    uintptr_t gbase = 0;
     if (pipe_open(op, NULL, &f, 32)) return 1;
     wr64(f.buf, 0, PIPE_LIST);
     f.used = 8;
@@ -483,20 +499,27 @@ static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
         /* whole entries of one length on both sides (an Indexed list, a
          * Vector one of equal lengths): as many as fit, in one group, in
          * one tight loop */
-        int grow = gk && glen == n;
-        size_t k = STP_MIN(loc->count - loc->i, rem->count - rem->i), hdr = grow ? 0 : 8;
-        k = f.used + hdr < f.size ? STP_MIN(k, (f.size - f.used - hdr) / (op->is_put ? 8 + n : 16)) : 0;
+        intptr_t d0 = (intptr_t)((uintptr_t)rp - gbase);
+        int grow = gk && glen == n && gdelta == op->is_put && (!gdelta || (d0 >= INT32_MIN && d0 <= INT32_MAX));
+        size_t k = STP_MIN(loc->count - loc->i, rem->count - rem->i), hdr = grow ? 0 : op->is_put ? 16 : 8;
+        k = f.used + hdr < f.size ? STP_MIN(k, (f.size - f.used - hdr) / (op->is_put ? 4 + n : 16)) : 0;
         if (!op->is_put) k = reply + hdr < max ? STP_MIN(k, (max - reply - hdr) / (8 + n)) : 0;
         if (k) {
           uintptr_t rlo = UINTPTR_MAX, rhi = 0, llo = UINTPTR_MAX;
           size_t j;
           if (!grow) {
-            if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen));
+            if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen, gdelta));
             grp = f.used;
             glen = n;
             gk = 0;
+            gdelta = op->is_put;
             f.used += 8;
             reply += 8;
+            if (gdelta) { /* a put's: the first piece's address, then deltas from it */
+              gbase = (uintptr_t)side_addr(rem, rem->i);
+              wr64(f.buf + f.used, 0, (uint64_t)gbase);
+              f.used += 8;
+            }
           }
           w = f.buf + f.used;
           for (j = 0; j < k; j++) {
@@ -506,11 +529,14 @@ static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
             rlo = STP_MIN(rlo, (uintptr_t)r);
             rhi = (uintptr_t)r > rhi ? (uintptr_t)r : rhi;
             llo = STP_MIN(llo, (uintptr_t)l);
-            wr64(w, 0, (uint64_t)(uintptr_t)r);
             if (op->is_put) {
-              pipe_copy(w + 8, l, n);
-              w += 8 + n;
+              intptr_t d = (intptr_t)((uintptr_t)r - gbase);
+              if (d < INT32_MIN || d > INT32_MAX) break; /* (the next group's base) */
+              wr32(w, (int32_t)d);
+              pipe_copy(w + 4, l, n);
+              w += 4 + n;
             } else {
+              wr64(w, 0, (uint64_t)(uintptr_t)r);
               wr64(w, 1, (uint64_t)(uintptr_t)l);
               w += 16;
             }
@@ -539,17 +565,18 @@ static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
           continue;
         }
       }
-      if (!(gk && n == glen && gk < PIPE_GROUP_MAX && f.used + (op->is_put ? 8 + n : 16) <= f.size &&
+      if (!(gk && n == glen && !gdelta && gk < PIPE_GROUP_MAX && f.used + (op->is_put ? 8 + n : 16) <= f.size &&
             (op->is_put || reply + 8 + n <= max))) {
         /* a new group: room for its word, an address and some bytes */
         if (op->is_put ? f.used + 16 + STP_MIN(n, 8) > f.size
                        : f.used + 24 > f.size || reply + 16 + STP_MIN(n, 8) > max)
           break;
         n = STP_MIN(n, op->is_put ? f.size - f.used - 16 : max - reply - 16);
-        if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen));
+        if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen, gdelta));
         grp = f.used;
         glen = n;
         gk = 0;
+        gdelta = 0;
         f.used += 8;
         reply += 8;
       }
@@ -571,26 +598,48 @@ static int pipe_lists(vis_op_t *op, side_t *loc, side_t *rem) {
       rem->off += n;
       more = side_cur(loc, &lp, &ln) && side_cur(rem, &rp, &rn);
     }
-    if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen));
+    if (gk) wr64(f.buf + grp, 0, PIPE_GROUP(gk, glen, gdelta));
     if (pipe_send(op, &f, op->is_put ? STP_H_VIS_PUT : STP_H_VIS_GET, op->is_put ? STP_EC_PUT : STP_EC_GET)) return 1;
   }
   return 0;
 }
 
-/* The next group of a list fragment at *p: its pieces *k and length
- * *len; its pieces follow at *p on return, each of 8 bytes and (data: a
- * put request or get reply) its bytes, else 16 (a get request).  0:
- * malformed (no word, no pieces, or more than the rest holds). */
-static int pipe_group(const char **p, const char *end, int data, size_t *k, size_t *len) {
+/* A list fragment's group, read: its pieces, their length, each piece's
+ * bytes in the fragment (step) and, a delta group, the address the
+ * pieces' 32-bit deltas are from. */
+typedef struct pipe_grp {
+  size_t k, len, step;
+  int delta;
+  uintptr_t base;
+} pipe_grp_t;
+
+/* The next group of a list fragment at *p into *g, its pieces following
+ * at *p on return: each of 8 bytes (an address) and (data: a put request
+ * or get reply) its bytes, else 16 (a get request: two addresses); in a
+ * delta group (data only) 4 bytes and its bytes, after the base.  0:
+ * malformed (no word, no pieces, more than the rest holds, a delta group
+ * in a get request). */
+static int pipe_group(const char **p, const char *end, int data, pipe_grp_t *g) {
   uint64_t h;
-  size_t per;
   if (STP_UNLIKELY((size_t)(end - *p) < 8)) return 0;
   h = rd64(*p, 0);
-  *k = (size_t)(h >> 32);
-  *len = (size_t)(h & PIPE_GROUP_MAX);
-  per = 8 + (data ? *len : 8);
   *p += 8;
-  return *k && *k <= (size_t)(end - *p) / per;
+  g->k = (size_t)(h >> 32);
+  g->len = (size_t)(h & (PIPE_DELTA - 1));
+  g->delta = (h & PIPE_DELTA) != 0;
+  g->step = 8 + (data ? g->len : 8);
+  if (g->delta) {
+    if (!data || (size_t)(end - *p) < 8) return 0;
+    g->base = (uintptr_t)rd64(*p, 0);
+    *p += 8;
+    g->step = 4 + g->len;
+  }
+  return g->k && g->k <= (size_t)(end - *p) / g->step;
+}
+
+/* A piece's destination address in a group of a put request or get reply. */
+static inline char *pipe_dst(const pipe_grp_t *g, const char *piece) {
+  return (char *)(g->delta ? g->base + (uintptr_t)(intptr_t)rd32(piece) : (uintptr_t)rd64(piece, 0));
 }
 
 /* Where this node's segment lets a piece of n bytes start: at a with
@@ -617,14 +666,17 @@ static inline void seg_room_check(const seg_room_t *r, const char *what, gex_Ran
  * itself). */
 static void unpack_list(const char *p, const char *end, gex_Rank_t from, int check) {
   for (p += 8; p < end;) {
-    size_t k, n;
-    if (STP_UNLIKELY(!pipe_group(&p, end, 1, &k, &n)))
+    pipe_grp_t g;
+    seg_room_t room;
+    size_t off;
+    if (STP_UNLIKELY(!pipe_group(&p, end, 1, &g)))
       stp_fatal("VIS from node %u: a malformed list fragment", (unsigned)from);
-    seg_room_t room = seg_room(n);
-    for (; k; k--, p += 8 + n) {
-      char *dst = (char *)(uintptr_t)rd64(p, 0);
-      if (check) seg_room_check(&room, "VIS put", from, dst, n);
-      pipe_copy(dst, p + 8, n);
+    room = seg_room(g.len);
+    off = g.step - g.len; /* (the piece's bytes after its address) */
+    for (size_t k = g.k; k; k--, p += g.step) {
+      char *dst = pipe_dst(&g, p);
+      if (check) seg_room_check(&room, "VIS put", from, dst, g.len);
+      pipe_copy(dst, p + off, g.len);
     }
   }
 }
@@ -668,28 +720,30 @@ static void pipe_get_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM
   char *p = buf, *end = p + nbytes;
   pipe_frag_t f;
   if (nbytes >= 8 && rd64(p, 0) == PIPE_LIST) {
-    size_t need = 8, k, n;
+    size_t need = 8;
     const char *q;
-    for (q = p + 8; q < end; q += 16 * k) {
-      if (STP_UNLIKELY(!pipe_group(&q, end, 0, &k, &n) || max - need < 8 || 8 + n > (max - need - 8) / k))
+    pipe_grp_t g;
+    for (q = p + 8; q < end; q += g.k * g.step) {
+      if (STP_UNLIKELY(!pipe_group(&q, end, 0, &g) || max - need < 8 || 8 + g.len > (max - need - 8) / g.k))
         stp_fatal("VIS get from node %u: a malformed list fragment (or one whose reply overflows a Medium)",
                   (unsigned)from);
-      need += 8 + k * (8 + n);
+      need += 8 + g.k * (8 + g.len);
     }
     (void)pipe_open(NULL, t, &f, need);
     wr64(f.buf, 0, PIPE_LIST);
     f.used = 8;
     for (q = p + 8; q < end;) {
-      (void)pipe_group(&q, end, 0, &k, &n);
-      wr64(f.buf + f.used, 0, PIPE_GROUP(k, n));
+      seg_room_t room;
+      (void)pipe_group(&q, end, 0, &g);
+      wr64(f.buf + f.used, 0, PIPE_GROUP(g.k, g.len, 0));
       f.used += 8;
-      seg_room_t room = seg_room(n);
-      for (; k; k--, q += 16) {
+      room = seg_room(g.len);
+      for (size_t k = g.k; k; k--, q += 16) {
         char *src = (char *)(uintptr_t)rd64(q, 0);
-        seg_room_check(&room, "VIS get", from, src, n);
+        seg_room_check(&room, "VIS get", from, src, g.len);
         wr64(f.buf + f.used, 0, rd64(q, 1));
-        pipe_copy(f.buf + f.used + 8, src, n);
-        f.used += 8 + n;
+        pipe_copy(f.buf + f.used + 8, src, g.len);
+        f.used += 8 + g.len;
       }
     }
   } else {
@@ -739,7 +793,7 @@ static int move(vis_op_t *op, vis_desc_t *d) {
  * ext-portals, 128 over ext-ucx; vis_ampipe_shape_max for Strided: 256
  * over ext-portals, 32 over ext-ucx; each from testvisperf with 64 KiB
  * operations, 50 % density, 2 processes, one host) and, a list, with at
- * least the RMA's vis_ampipe_min_pieces entries (64 over ext-ucx); else
+ * least the RMA's vis_ampipe_min_pieces entries (32 over ext-ucx); else
  * the reference.
  * Loopback: always the reference; shapes of more than STP_VIS_INLINE_DIMS
  * dimensions: never the AM pipeline. */

@@ -157,6 +157,6 @@ const stp_rma_ops_t stp_rma_ucx_ops = {
     .sync = ucx_sync,
     .ad = &stp_ad_ucx_impl,
     .vis_ampipe_max = 128, /* lists, 50 %: packing 4-6x at 8 B, 1.8-1.9x at 64, 1.0-1.5x at 128, 0.6-0.9x at 256 */
-    .vis_ampipe_min_pieces = 64, /* 8-byte Indexed puts: packing 0.1-0.6x at 2-32 pieces, 1.1x at 64, 1.9x at 128 */
+    .vis_ampipe_min_pieces = 32, /* 8-byte Indexed puts: packing 0.3-0.6x at 2-8 pieces, 1.0x at 16, 1.35x at 32, 1.9x at 64 */
     .vis_ampipe_shape_max = 32, /* strided, 50 %: packing 7-9x at 8 B, 1.6-1.9x at 32, 0.8-0.9x at 64 */
 };
