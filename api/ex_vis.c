@@ -642,23 +642,10 @@ static inline char *pipe_dst(const pipe_grp_t *g, const char *piece) {
   return (char *)(g->delta ? g->base + (uintptr_t)(intptr_t)rd32(piece) : (uintptr_t)rd64(piece, 0));
 }
 
-/* Where this node's segment lets a piece of n bytes start: at a with
- * a - base <= lim (one compare a piece); ok 0: nowhere (n larger than the
- * segment, or none bound). */
-typedef struct seg_room {
-  uintptr_t base, lim;
-  int ok;
-} seg_room_t;
-static inline seg_room_t seg_room(size_t n) {
-  seg_room_t r = {0, UINTPTR_MAX, 1};
-  if (!n) return r; /* (an empty piece is in every segment) */
-  if (!stp.seg || n > stp.seg[stp.mynode].size) return (seg_room_t){0, 0, 0};
-  r.base = (uintptr_t)stp.seg[stp.mynode].addr;
-  r.lim = stp.seg[stp.mynode].size - n;
-  return r;
-}
-static inline void seg_room_check(const seg_room_t *r, const char *what, gex_Rank_t from, char *a, size_t n) {
-  if (STP_UNLIKELY(!r->ok || (uintptr_t)a - r->base > r->lim)) stp_bad_address(what, from, a, n);
+/* A piece of n bytes at a, in this node's segment as room says
+ * (stp_seg_room), else a fatal error naming what and from. */
+static inline void seg_room_check(const stp_seg_room_t *room, const char *what, gex_Rank_t from, char *a, size_t n) {
+  if (STP_UNLIKELY(!stp_seg_room_has(room, a))) stp_bad_address(what, from, a, n);
 }
 
 /* Unpack a list payload: into the node's segment, checked (a put), or
@@ -667,11 +654,11 @@ static inline void seg_room_check(const seg_room_t *r, const char *what, gex_Ran
 static void unpack_list(const char *p, const char *end, gex_Rank_t from, int check) {
   for (p += 8; p < end;) {
     pipe_grp_t g;
-    seg_room_t room;
+    stp_seg_room_t room;
     size_t off;
     if (STP_UNLIKELY(!pipe_group(&p, end, 1, &g)))
       stp_fatal("VIS from node %u: a malformed list fragment", (unsigned)from);
-    room = seg_room(g.len);
+    room = stp_seg_room(stp.mynode, g.len);
     off = g.step - g.len; /* (the piece's bytes after its address) */
     for (size_t k = g.k; k; k--, p += g.step) {
       char *dst = pipe_dst(&g, p);
@@ -733,11 +720,11 @@ static void pipe_get_handler(gex_Token_t token, void *buf, size_t nbytes, gex_AM
     wr64(f.buf, 0, PIPE_LIST);
     f.used = 8;
     for (q = p + 8; q < end;) {
-      seg_room_t room;
+      stp_seg_room_t room;
       (void)pipe_group(&q, end, 0, &g);
       wr64(f.buf + f.used, 0, PIPE_GROUP(g.k, g.len, 0));
       f.used += 8;
-      room = seg_room(g.len);
+      room = stp_seg_room(stp.mynode, g.len);
       for (size_t k = g.k; k; k--, q += 16) {
         char *src = (char *)(uintptr_t)rd64(q, 0);
         seg_room_check(&room, "VIS get", from, src, g.len);

@@ -242,17 +242,33 @@ static inline int stp_am_reply(gex_Token_t token, const stp_am_t *am) {
   return stp.core->reply(t, am);
 }
 
+/* Where node's segment lets a range of n bytes start: at a with
+ * a - base <= lim (ok 0: nowhere -- n larger than the segment, or no
+ * segments yet; n == 0: everywhere).  Read once, it checks many ranges of
+ * one length with one compare each (VIS's pieces); stp_seg_contains is
+ * the same test for one range. */
+typedef struct stp_seg_room {
+  uintptr_t base, lim;
+  int ok;
+} stp_seg_room_t;
+static inline stp_seg_room_t stp_seg_room(gex_Rank_t node, size_t n) {
+  stp_seg_room_t r = {0, UINTPTR_MAX, 1};
+  if (!n) return r;
+  if (STP_UNLIKELY(!stp.seg) || n > stp.seg[node].size) return (stp_seg_room_t){0, 0, 0};
+  r.base = (uintptr_t)stp.seg[node].addr;
+  r.lim = stp.seg[node].size - n;
+  return r;
+}
+static inline int stp_seg_room_has(const stp_seg_room_t *r, const void *addr) {
+  return r->ok && (uintptr_t)addr - r->base <= r->lim; /* (below base: wraps past lim) */
+}
 /* [addr, addr+n) inside node's segment (n == 0 always is; no segment
  * contains anything else).  The one range check: the API's arguments,
  * every address a target is sent (with argument checks on or off), and
  * every address a backend computes from a peer's segment. */
 static inline int stp_seg_contains(gex_Rank_t node, const void *addr, size_t n) {
-  uintptr_t a = (uintptr_t)addr, b, sz;
-  if (!n) return 1;
-  if (STP_UNLIKELY(!stp.seg)) return 0;
-  b = (uintptr_t)stp.seg[node].addr;
-  sz = stp.seg[node].size;
-  return a >= b && n <= sz && a - b <= sz - n;
+  stp_seg_room_t r = stp_seg_room(node, n);
+  return stp_seg_room_has(&r, addr);
 }
 static inline int stp_in_my_segment(const void *addr, size_t n) { return stp_seg_contains(stp.mynode, addr, n); }
 void stp_bad_address(const char *what, gex_Rank_t from, const void *addr, size_t n) STP_NORETURN;
