@@ -207,11 +207,13 @@ void stp_check_handler_ctx_fail(const char *fn) STP_NORETURN;
   } while (0)
 #define STP_CHECK_NOT_IN_HANDLER(fn) \
   do { if (STP_UNLIKELY(stp.in_handler)) stp_check_handler_ctx_fail(fn); } while (0)
-/* gasnet_init's client (legacy/): GASNet-1 wants gasnet_attach before AMs
- * and transfers (EX allows AMs from gex_Client_Init on) */
-void stp_check_legacy_attach_fail(const char *fn) STP_NORETURN;
-#define STP_CHECK_LEGACY_ATTACHED(fn) \
-  do { if (STP_UNLIKELY(stp.legacy && !stp.attached)) stp_check_legacy_attach_fail(fn); } while (0)
+/* An entry point that sends (AM requests, transfers): initialised -- and
+ * for gasnet_init's client (legacy/) attached: GASNet-1 wants gasnet_attach
+ * before AMs and transfers, where EX allows AMs from gex_Client_Init on --
+ * and not in a handler.  One flag (stp.may_send) and the handler count. */
+void stp_check_may_send_fail(const char *fn) STP_NORETURN;
+#define STP_CHECK_MAY_SEND(fn) \
+  do { if (STP_UNLIKELY(!stp.may_send || stp.in_handler)) stp_check_may_send_fail(fn); } while (0)
 /* a local buffer of n > 0 bytes is not NULL */
 #define STP_CHECK_LOCAL(fn, what, p_, n_) \
   do { if (STP_UNLIKELY(!(p_) && (n_))) stp_fatal("%s: the %s is NULL (%zu bytes)", fn, what, (size_t)(n_)); } while (0)
@@ -220,7 +222,7 @@ void stp_check_legacy_attach_fail(const char *fn) STP_NORETURN;
 #define STP_CHECK_TM(fn, tm) ((void)(fn), (void)(tm))
 #define STP_CHECK_REMOTE(fn, node, addr, n) do { STP_CHECK_NODE(fn, node); (void)(addr), (void)(n); } while (0)
 #define STP_CHECK_NOT_IN_HANDLER(fn) ((void)(fn))
-#define STP_CHECK_LEGACY_ATTACHED(fn) ((void)(fn))
+#define STP_CHECK_MAY_SEND(fn) ((void)(fn))
 #define STP_CHECK_LOCAL(fn, what, p, n) ((void)(fn), (void)(what), (void)(p), (void)(n))
 #endif
 
@@ -228,9 +230,7 @@ void stp_check_legacy_attach_fail(const char *fn) STP_NORETURN;
  * of ours, the remote range in the peer's bound segment. */
 #define STP_CHECK_XFER(fn, tm, node, addr, n) \
   do {                                                                          \
-    STP_CHECK_INITED(fn);                                                       \
-    STP_CHECK_LEGACY_ATTACHED(fn);                                              \
-    STP_CHECK_NOT_IN_HANDLER(fn);                                               \
+    STP_CHECK_MAY_SEND(fn);                                                     \
     STP_CHECK_TM(fn, tm);                                                       \
     STP_CHECK_REMOTE(fn, node, addr, n);                                        \
   } while (0)

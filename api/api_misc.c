@@ -35,7 +35,11 @@ void stp_check_remote_fail(const char *fn, gex_Rank_t node, const void *addr, si
             (void *)((char *)stp.seg[node].addr + stp.seg[node].size));
 }
 
-void stp_check_legacy_attach_fail(const char *fn) { stp_fatal("%s: called before gasnet_attach", fn); }
+void stp_check_may_send_fail(const char *fn) {
+  if (!stp.inited) stp_check_inited_fail(fn);
+  if (!stp.may_send) stp_fatal("%s: called before gasnet_attach", fn);
+  stp_check_handler_ctx_fail(fn);
+}
 
 void stp_check_handler_ctx_fail(const char *fn) {
   stp_fatal("%s: called from inside an AM handler (handlers may only reply)", fn);

@@ -254,9 +254,7 @@ static inline void check_am_flags(const char *fn, gex_Flags_t flags) {
  * tm; the token's srcrank at the receiver is this process's job rank). */
 static inline gex_Rank_t check_request(const char *fn, gex_TM_t tm, gex_Rank_t dest, gex_AM_Index_t handler,
                                        gex_Flags_t flags) {
-  STP_CHECK_INITED(fn);
-  STP_CHECK_LEGACY_ATTACHED(fn);
-  STP_CHECK_NOT_IN_HANDLER(fn);
+  STP_CHECK_MAY_SEND(fn);
   dest = STP_TM_JOBRANK(fn, tm, dest);
   STP_CHECK_TM(fn, tm);
   STP_CHECK_NODE(fn, dest);
@@ -303,19 +301,16 @@ static void am_lc_end(gex_Event_t *lc_opt, stp_ev_t *lc, int refused) {
   *lc_opt = lc ? stp_ev_root_handle(lc) : GEX_EVENT_INVALID;
 }
 
-/* Send (requests through stp_am_request: the library's own sends count in
- * in_am_send) with the lc bookkeeping.  0, or 1 refused (IMMEDIATE). */
+/* Send an AM with a payload (requests through stp_am_request: the
+ * library's own sends count in in_am_send) with the lc bookkeeping.  0, or
+ * 1 refused (IMMEDIATE).  (Shorts, which have no lc, call stp_am_request
+ * and stp_am_reply themselves.) */
 static int am_send(stp_am_t *am, gex_Rank_t dest, stp_token_t *reply_to, gex_Event_t *lc_opt, const char *fn) {
-  stp_ev_t *lc = am->cat == STP_AM_SHORT ? NULL : am_lc_begin(fn, lc_opt, reply_to == NULL);
+  stp_ev_t *lc = am_lc_begin(fn, lc_opt, reply_to == NULL);
   int rc;
   am->lc = lc;
-  if (reply_to) {
-    reply_to->replied = 1;
-    rc = stp.core->reply(reply_to, am);
-  } else {
-    rc = stp_am_request(dest, am);
-  }
-  if (am->cat != STP_AM_SHORT) am_lc_end(lc_opt, lc, rc);
+  rc = reply_to ? stp_am_reply((gex_Token_t)reply_to, am) : stp_am_request(dest, am);
+  am_lc_end(lc_opt, lc, rc);
   return rc;
 }
 
@@ -327,7 +322,7 @@ int _stp_AMRequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, ge
   rank = check_request("gex_AM_RequestShort", tm, rank, handler, flags);
   GET_ARGS(args, numargs, numargs, "gex_AM_RequestShort");
   am.nargs = (uint8_t)numargs;
-  return am_send(&am, rank, NULL, NULL, "gex_AM_RequestShort");
+  return stp_am_request(rank, &am); /* (a Short has no lc: am_send's bookkeeping is all payload's) */
 }
 
 int _stp_AMRequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void *source_addr,
@@ -382,7 +377,7 @@ int _stp_AMReplyShort(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t fla
   stp_token_t *t = check_reply("gex_AM_ReplyShort", token, handler, flags);
   GET_ARGS(args, numargs, numargs, "gex_AM_ReplyShort");
   am.nargs = (uint8_t)numargs;
-  return am_send(&am, t->src, t, NULL, "gex_AM_ReplyShort");
+  return stp_am_reply((gex_Token_t)t, &am);
 }
 
 int _stp_AMReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr, size_t nbytes,

@@ -366,6 +366,7 @@ int _stp_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, con
 
   snprintf(stp_client.name, sizeof(stp_client.name), "%s", clientName);
   stp.legacy = (flags & _STP_FLAG_LEGACY) != 0;
+  stp.may_send = !stp.legacy;
   stp_client.flags = flags & ~_STP_FLAG_LEGACY;
   stp_ep0.caps = GEX_EP_CAPABILITY_ALL;
   stp_tm0.rank = stp.mynode;
@@ -456,6 +457,7 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size) {
   rc = stp_agree("gex_Segment_Attach", rc, "the Core's segment step"); /* (the attach barrier) */
   if (rc != GASNET_OK) return rc;
   stp.attached = 1;
+  stp.may_send = 1;
   stp_seg0.addr = mine.addr;
   stp_seg0.size = mine.size;
   if (mine.addr) stp_ep0.seg = &stp_seg0;

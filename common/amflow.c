@@ -1,16 +1,14 @@
 /*
- * amflow.c -- the AM flow step (core.h: stp_am_pay): how every Core's
- * request pays its credits, waits for them, or refuses (IMMEDIATE).
+ * amflow.c -- the AM flow step's slow part (amflow.h: stp_am_pay): how a
+ * Core's request that is short of credits waits for them, or refuses
+ * (IMMEDIATE).
  */
-#include "stp_internal.h"
+#include "amflow.h"
 
-#include "credits.h"
-
-int stp_am_pay(credits_t *c, gex_Rank_t dest, uint32_t cost, gex_Flags_t flags, void (*ask)(gex_Rank_t, int)) {
+int stp_am_pay_short(credits_t *c, gex_Rank_t dest, uint32_t cost, gex_Flags_t flags, void (*ask)(gex_Rank_t, int),
+                     int rc) {
   unsigned spins = 0;
   int immediate = (flags & GEX_FLAG_IMMEDIATE) != 0;
-  int rc = credits_charge(c, dest, cost);
-  if (STP_LIKELY(rc == CREDITS_OK)) return 0;
   while (rc == CREDITS_EAGAIN) { /* (nothing charged; the want is recorded for the next header) */
     if (ask && credits_ask_due(c, dest, cost)) ask(dest, immediate);
     if (immediate) return 1;

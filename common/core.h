@@ -146,19 +146,8 @@ typedef struct stp_core_ops {
   int (*credits)(struct stageport_am_credits *s);
 } stp_core_ops_t;
 
-/* Provided by the runtime (common/amflow.c) to every Core: the AM flow
- * step, the one place a request pays for itself.  Pay cost credits toward
- * dest out of c (a Core's credits_t, credits/credits.h).  Short of them:
- * with GEX_FLAG_IMMEDIATE in flags, return 1 having charged nothing; else
- * wait, serving others (stp_wait_step), until they come home.  Either way,
- * when the accounting says an ask is due (dynamic credits: the whole grant
- * is home and still too small), ask(dest, immediate) is called (NULL: a
- * Core without dynamic credits); it must not wait when immediate is set.
- * A request that can never be paid for, or an accounting error, is a fatal
- * error naming the request.  0: paid. */
-struct credits;
-int stp_am_pay(struct credits *c, gex_Rank_t dest, uint32_t cost, gex_Flags_t flags,
-               void (*ask)(gex_Rank_t dest, int immediate));
+/* The AM flow step every Core's request pays through: stp_am_pay,
+ * common/amflow.h. */
 
 /* Provided by the runtime (common/) to every Core: run the handler for an
  * arrived message (checks the handler is registered, and with argument

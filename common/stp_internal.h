@@ -106,6 +106,7 @@ struct stp_globals {
   int inited;   /* gex_Client_Init done: AMs work */
   int attached; /* gex_Segment_Attach done: every process's segment is known */
   int legacy;   /* the client is gasnet_init's (GASNet-1 rules: api.h) */
+  int may_send; /* inited, and for a legacy client attached (api.h: STP_CHECK_MAY_SEND) */
   int local_procs, oversubscribed;
   gasnet_nodeinfo_t *nodeinfo;
   stp_boot_t boot;

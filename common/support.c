@@ -266,30 +266,58 @@ static void check_registration(const stp_handler_t *h, const stp_token_t *t, gex
 }
 #endif
 
-void stp_am_run(stp_token_t *token, gex_AM_Index_t handler, int cat, const gex_AM_Arg_t *a, int nargs, void *buf,
-                size_t nbytes) {
-  const stp_handler_t *h = &stp.handler[handler];
-  gex_AM_Fn_t fn = h->fn;
-  T tok = (T)token;
-  if (STP_UNLIKELY(!fn))
-    stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u",
-              cat_name[cat], token->is_request ? "request" : "reply", (unsigned)token->src, (unsigned)handler,
-              (unsigned)stp.mynode);
-#if STP_CHECKS
-  if (h->entry.gex_flags) check_registration(h, token, handler, cat, nargs);
-#endif
+/* stp_am_run's errors, out of its line (the hot path keeps few registers) */
+static void __attribute__((noinline, cold)) am_run_fail(const stp_token_t *token, gex_AM_Index_t handler, int cat,
+                                                          int nargs) STP_NORETURN;
+static void am_run_fail(const stp_token_t *token, gex_AM_Index_t handler, int cat, int nargs) {
+  if (stp.handler[handler].fn) stp_fatal("AM with %d arguments", nargs);
+  stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u", cat_name[cat],
+            token->is_request ? "request" : "reply", (unsigned)token->src, (unsigned)handler, (unsigned)stp.mynode);
+}
+
+/* Run fn, registered for handler, on a message (its checks done). */
+static inline __attribute__((always_inline)) void am_dispatch(gex_AM_Fn_t fn, stp_token_t *token,
+                                                              gex_AM_Index_t handler, int cat, const gex_AM_Arg_t *a,
+                                                              int nargs, void *buf, size_t nbytes) {
   /* a 0-byte Medium's payload still at a valid address: a client may reply
    * with it as a client buffer (testam -np-cb), where NULL means
    * GASNet-allocated */
   static uint64_t empty_payload[2] __attribute__((aligned(16)));
-  if (cat == STP_AM_MEDIUM && !buf) buf = empty_payload;
+  T tok = (T)token;
   token->cat = (uint8_t)cat;
   token->handler = handler;
   stp.in_handler++;
   if (cat == STP_AM_SHORT) {
-    switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: stp_fatal("AM with %d arguments", nargs); }
+    switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: am_run_fail(token, handler, cat, nargs); }
   } else {
-    switch (nargs) { STP_ALL_CASES(STP_PAYLOAD_CASE) default: stp_fatal("AM with %d arguments", nargs); }
+    if (cat == STP_AM_MEDIUM && !buf) buf = empty_payload;
+    switch (nargs) { STP_ALL_CASES(STP_PAYLOAD_CASE) default: am_run_fail(token, handler, cat, nargs); }
   }
   stp.in_handler--;
+}
+
+/* stp_am_run for a handler not registered, or registered with flags to
+ * check (gex_EP_RegisterHandlers), out of the hot path's line */
+static void __attribute__((noinline)) am_run_checked(stp_token_t *token, gex_AM_Index_t handler, int cat,
+                                                     const gex_AM_Arg_t *a, int nargs, void *buf, size_t nbytes) {
+  const stp_handler_t *h = &stp.handler[handler];
+  if (!h->fn) am_run_fail(token, handler, cat, nargs);
+#if STP_CHECKS
+  check_registration(h, token, handler, cat, nargs);
+#endif
+  am_dispatch(h->fn, token, handler, cat, a, nargs, buf, nbytes);
+}
+
+void stp_am_run(stp_token_t *token, gex_AM_Index_t handler, int cat, const gex_AM_Arg_t *a, int nargs, void *buf,
+                size_t nbytes) {
+  const stp_handler_t *h = &stp.handler[handler];
+#if STP_CHECKS
+  if (STP_UNLIKELY(!h->fn || h->entry.gex_flags)) {
+#else
+  if (STP_UNLIKELY(!h->fn)) {
+#endif
+    am_run_checked(token, handler, cat, a, nargs, buf, nbytes);
+    return;
+  }
+  am_dispatch(h->fn, token, handler, cat, a, nargs, buf, nbytes);
 }

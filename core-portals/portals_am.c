@@ -100,7 +100,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "credits.h"
+#include "amflow.h"
 #include "stageport.h"
 
 #define MAX_MEDIUM 8192u

@@ -79,7 +79,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "credits.h"
+#include "amflow.h"
 
 #define UNIT 1024u                   /* payload bytes held at the target per credit */
 #define MAX_MEDIUM 65536u            /* >= the real ucx-conduit's (65456 by default) */
