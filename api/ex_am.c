@@ -281,7 +281,7 @@ static inline stp_token_t *check_reply(const char *fn, gex_Token_t token, gex_AM
  * Core returns at local completion); GROUP (requests only): the NBI set,
  * counted in STP_EC_AM; a pointer: a root of its own.  STAGEPORT_LC=
  * reference: always NULL (an event handed back is complete already). */
-static stp_ev_t *am_lc_begin(const char *fn, gex_Event_t *lc_opt, int is_req) {
+static inline stp_ev_t *am_lc_begin(const char *fn, gex_Event_t *lc_opt, int is_req) {
   if (lc_opt == GEX_EVENT_NOW) return NULL;
   if (lc_opt == GEX_EVENT_GROUP) {
     if (STP_UNLIKELY(!is_req)) stp_fatal("%s: GEX_EVENT_GROUP is not valid for a reply", fn);
@@ -292,7 +292,7 @@ static stp_ev_t *am_lc_begin(const char *fn, gex_Event_t *lc_opt, int is_req) {
   return stp_lc_reference ? NULL : stp_ev_alloc(STP_EV_ROOT);
 }
 
-static void am_lc_end(gex_Event_t *lc_opt, stp_ev_t *lc, int refused) {
+static inline void am_lc_end(gex_Event_t *lc_opt, stp_ev_t *lc, int refused) {
   if (lc_opt == GEX_EVENT_NOW || lc_opt == GEX_EVENT_GROUP) return;
   if (refused) { /* (nothing was counted in it) */
     if (lc) stp_ev_free(lc);
@@ -305,7 +305,8 @@ static void am_lc_end(gex_Event_t *lc_opt, stp_ev_t *lc, int refused) {
  * library's own sends count in in_am_send) with the lc bookkeeping.  0, or
  * 1 refused (IMMEDIATE).  (Shorts, which have no lc, call stp_am_request
  * and stp_am_reply themselves.) */
-static int am_send(stp_am_t *am, gex_Rank_t dest, stp_token_t *reply_to, gex_Event_t *lc_opt, const char *fn) {
+static inline __attribute__((always_inline)) int am_send(stp_am_t *am, gex_Rank_t dest, stp_token_t *reply_to,
+                                                         gex_Event_t *lc_opt, const char *fn) {
   stp_ev_t *lc = am_lc_begin(fn, lc_opt, reply_to == NULL);
   int rc;
   am->lc = lc;
@@ -432,15 +433,19 @@ struct _stp_srcdesc {
 /* Two per thread: [0] for requests, [1] for replies.  A request's Commit may
  * poll for flow control and run a handler that prepares its reply while the
  * request's buffer is still being sent from, so the two never share one. */
-static struct _stp_srcdesc *thread_sd(int is_req) {
+static inline struct _stp_srcdesc *thread_sd(int is_req) {
   stp_thread_t *t = stp_thread();
   if (STP_UNLIKELY(!t->sd) && !(t->sd = calloc(2, sizeof(*t->sd)))) stp_fatal("gex_AM_Prepare*: out of memory");
   return &t->sd[is_req ? 0 : 1];
 }
 
-static gex_AM_SrcDesc_t prepare(const char *fn, int is_req, int cat, gex_TM_t tm, gex_Rank_t rank, gex_Token_t token,
-                                const void *client_buf, size_t least, size_t most, void *dest_addr,
-                                gex_Event_t *lc_opt, gex_Flags_t flags, unsigned numargs) {
+/* (inline: each entry point below gets its own copy, its is_req and cat
+ * constants, and no thirteen-argument call) */
+static inline __attribute__((always_inline)) gex_AM_SrcDesc_t prepare(const char *fn, int is_req, int cat, gex_TM_t tm,
+                                                                     gex_Rank_t rank, gex_Token_t token,
+                                                                     const void *client_buf, size_t least, size_t most,
+                                                                     void *dest_addr, gex_Event_t *lc_opt,
+                                                                     gex_Flags_t flags, unsigned numargs) {
   struct _stp_srcdesc *sd = thread_sd(is_req);
   gex_Flags_t sendflags = flags & ~(GEX_FLAG_AM_PREPARE_LEAST_CLIENT | GEX_FLAG_AM_PREPARE_LEAST_ALLOC);
   size_t max = max_of(cat, is_req, client_buf ? 0 : GEX_FLAG_AM_PREPARE_LEAST_ALLOC);
@@ -517,13 +522,20 @@ gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_b
                  flags, numargs);
 }
 
-static struct _stp_srcdesc *check_sd(const char *fn, gex_AM_SrcDesc_t h, int is_req, int cat) {
+static void __attribute__((noinline, cold)) check_sd_fail(const char *fn, gex_AM_SrcDesc_t h) STP_NORETURN;
+static void check_sd_fail(const char *fn, gex_AM_SrcDesc_t h) {
   struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h, *mine = stp_thread()->sd;
-  if (STP_UNLIKELY(!sd || !mine || (sd != &mine[0] && sd != &mine[1]) || !sd->live))
+  if (!sd || !mine || (sd != &mine[0] && sd != &mine[1]) || !sd->live)
     stp_fatal("%s: %p is not this thread's prepared source descriptor", fn, (void *)h);
-  if (STP_UNLIKELY(sd->is_req != is_req || sd->cat != cat))
-    stp_fatal("%s: the descriptor was prepared for an AM %s %s", fn, sd->cat == STP_AM_LONG ? "Long" : "Medium",
-              sd->is_req ? "request" : "reply");
+  stp_fatal("%s: the descriptor was prepared for an AM %s %s", fn, sd->cat == STP_AM_LONG ? "Long" : "Medium",
+            sd->is_req ? "request" : "reply");
+}
+
+/* A Commit's or Cancel's descriptor: this thread's, live, of this kind (a
+ * request's is [0], a reply's [1]: thread_sd), else a fatal error. */
+static inline struct _stp_srcdesc *check_sd(const char *fn, gex_AM_SrcDesc_t h, int is_req, int cat) {
+  struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h, *mine = stp_thread()->sd;
+  if (STP_UNLIKELY(!mine || sd != &mine[is_req ? 0 : 1] || !sd->live || sd->cat != cat)) check_sd_fail(fn, h);
   return sd;
 }
 
@@ -541,8 +553,9 @@ size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t h) {
 
 /* The commit: a fixed-payload AM from the prepared buffer.  A refusal
  * (commit_flags IMMEDIATE) leaves the descriptor prepared. */
-static int commit(const char *fn, struct _stp_srcdesc *sd, gex_AM_Index_t handler, size_t nbytes, void *dest_addr,
-                  gex_Flags_t commit_flags, unsigned numargs, const gex_AM_Arg_t *args) {
+static inline __attribute__((always_inline)) int commit(const char *fn, struct _stp_srcdesc *sd, gex_AM_Index_t handler,
+                                                        size_t nbytes, void *dest_addr, gex_Flags_t commit_flags,
+                                                        unsigned numargs, const gex_AM_Arg_t *args) {
   stp_am_t am = {sd->cat, 0, handler, (uint8_t)numargs, args, sd->addr, nbytes, dest_addr,
                  (sd->flags & ~GEX_FLAG_IMMEDIATE) | (commit_flags & GEX_FLAG_IMMEDIATE), NULL, sd->hold};
   int rc;

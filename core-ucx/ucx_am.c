@@ -25,8 +25,8 @@
  * Native negotiated-payload Mediums (uam_np_prepare) are written straight
  * into the target's slot where UCX maps the target's rings here (shared
  * memory): reserved at Prepare, the header and stamp written at Commit
- * with plain stores.  Those of BB_MIN bytes or more go through the big
- * box, rings of the same kind with fewer, MAX_MEDIUM-sized slots (only
+ * with plain stores.  Those too large for a mailbox slot go through the big
+ * box (but for a window where UCX's eager AM is as fast: bb_takes), rings of the same kind with fewer, MAX_MEDIUM-sized slots (only
  * such Mediums use its request rings; a reply to a request taken from it
  * uses its reply ring as above).
  *
@@ -103,11 +103,18 @@
 #define MB_DEFAULT_SLOTS 32u         /* slots per ring */
 #define BB_SLOT ((MB_IMG_OFF + 128u + MAX_MEDIUM + 63u) & ~63u) /* a big-box slot: a native NP Medium of up to MAX_MEDIUM bytes */
 _Static_assert(MB_SLOT % 64 == 0 && BB_SLOT % 64 == 0, "slots start at cache lines (and 16-byte boundaries)");
-#define BB_MIN 16384u                /* NP Mediums from this size go through the big box (below it UCX's eager
-                                      * path was measured faster; above, its rendezvous slower) */
+/* NP Mediums the big box takes (bb_takes, asked of those too large for a
+ * mailbox slot): all but those from BB_EAGER_TOP to BB_RNDV_MIN, where UCX's eager AM sends the payload in one
+ * shared-memory fragment and the box's copy out of its slot made the round
+ * trip slower (testam -np-gb against -fp: 8 KiB 0.95-0.97 through the box,
+ * 1.03-1.06 eager; 1-4 KiB 1.04-1.30 through the box, 0.96-1.05 eager;
+ * from 16 KiB UCX turns to rendezvous and the box is 2.8-4x faster) */
+#define BB_EAGER_TOP 8192u
+#define BB_RNDV_MIN 16384u
 #define BB_DEFAULT_SLOTS 2u          /* big-box slots per ring */
 #define BB_MAX_BYTES (32u << 20)     /* the big box's default stays within this (else it is off) */
-#define BB_POLL_EVERY 4u             /* the big box is scanned every 4th poll */
+#define BB_POLL_EVERY 4u             /* the big box is scanned every 4th poll ... */
+#define BB_HOT_POLLS 4096u           /* ... or at every poll for this many after it was used (uam_poll) */
 enum { MB_REQ = 0, MB_REP = 1 };     /* the two rings per sender */
 
 _Static_assert(CAT_CREDIT != STP_AM_SHORT && CAT_CREDIT != STP_AM_MEDIUM && CAT_CREDIT != STP_AM_LONG,
@@ -183,8 +190,9 @@ static struct {
   int detached; /* after detach: arrivals are dropped */
   unsigned nheld; /* UCX buffers kept */
   mbox_t mbx;            /* the mailbox */
-  mbox_t bbx;            /* the big box: native NP Mediums of BB_MIN bytes or more, where mapped */
+  mbox_t bbx;            /* the big box: native NP Mediums bb_takes, where mapped */
   unsigned bb_polls;     /* polls, for the big box's turn */
+  unsigned bb_hot;       /* polls left that scan the big box every time (BB_HOT_POLLS) */
   int long_rma;          /* STAGEPORT_AM_LONG=rma: Long payloads by RMA, the message through the mailbox */
 } uam;
 
@@ -681,26 +689,31 @@ static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
   return GASNET_OK;
 }
 
-/* Negotiated payload, native, for a Medium that fits a mailbox slot, or of
- * BB_MIN bytes or more: where the target's box is mapped here (shared
+/* Negotiated payload, native, for a Medium that fits a mailbox slot, or else
+ * one the big box takes: where the target's box is mapped here (shared
  * memory) and a slot is free -- a request's slot credit, or a reply to a
  * request taken from that box -- the payload is written straight into the
  * target's slot (reserved now, committed or cancelled later: np_resv_t).
  * Else a mailbox-sized one goes into the thread's slot image, which
  * mb_send puts without a copy or, should the request find no slot credit,
  * the UCX AM path sends from; a larger one takes the reference buffer. */
+static inline int bb_takes(size_t n) { return n < BB_EAGER_TOP || n >= BB_RNDV_MIN; }
+
 static int uam_np_prepare(stp_np_t *np) {
   mbox_t *b;
   if (np->cat != STP_AM_MEDIUM) return 0;
   if (uam.mbx.slots && mb_fits(np->nargs, np->most)) b = &uam.mbx;
-  else if (uam.bbx.slots && np->most >= BB_MIN && mb_fits_in(&uam.bbx, np->nargs, np->most)) b = &uam.bbx;
+  else if (uam.bbx.slots && bb_takes(np->most) && mb_fits_in(&uam.bbx, np->nargs, np->most)) b = &uam.bbx;
   else return 0;
   np_resv_t *r = np_resv(np->is_req);
   gex_Rank_t dest = np->is_req ? np->dest : np->token->src;
   r->slot = NULL;
   if (b->map[dest] && (np->is_req ? credits_charge(&b->mc, dest, 1) == CREDITS_OK : np->token->core == b))
     mb_reserve(b, r, dest, np->is_req ? MB_REQ : MB_REP);
-  if (!r->slot && b == &uam.bbx) return 0; /* (no image that large: the reference buffer) */
+  if (b == &uam.bbx) {
+    if (!r->slot) return 0; /* (no image that large: the reference buffer) */
+    uam.bb_hot = BB_HOT_POLLS; /* (a request's reply will come back through it) */
+  }
   np->addr = (r->slot ? r->slot + MB_IMG_OFF : (char *)np_resv_img(r)) + mb_payload_off(np->nargs);
   np->size = np->most;
   np->hold = (uintptr_t)r;
@@ -856,8 +869,14 @@ static int uam_poll(void) {
   }
   /* the big box every BB_POLL_EVERY-th poll: a scan costs every AM's poll
    * (measured: 1.5-3 % of an AM Short round trip at 2 nodes, every poll),
-   * a message in it takes microseconds */
-  if (uam.bbx.slots && (++uam.bb_polls % BB_POLL_EVERY) == 0) n += mb_scan(&uam.bbx, bb_img());
+   * a message in it takes microseconds -- but at every poll for a while
+   * after a big-box message came or went: its reply, or the next one, is
+   * then likely on its way, and a 1-4 KiB one takes under a microsecond */
+  if (uam.bbx.slots && (uam.bb_hot ? (uam.bb_hot--, 1) : (++uam.bb_polls % BB_POLL_EVERY) == 0)) {
+    int k = mb_scan(&uam.bbx, bb_img());
+    if (k) uam.bb_hot = BB_HOT_POLLS;
+    n += k;
+  }
   ucp_worker_progress(uam.worker);
   while (uam.head) { /* (taken off first: a handler's reply may file more behind it) */
     uam_msg_t *m = uam.head;
