@@ -266,11 +266,10 @@ static void check_registration(const stp_handler_t *h, const stp_token_t *t, gex
 }
 #endif
 
-/* stp_am_run's errors, out of its line (the hot path keeps few registers) */
-static void __attribute__((noinline, cold)) am_run_fail(const stp_token_t *token, gex_AM_Index_t handler, int cat,
-                                                          int nargs) STP_NORETURN;
-static void am_run_fail(const stp_token_t *token, gex_AM_Index_t handler, int cat, int nargs) {
-  if (stp.handler[handler].fn) stp_fatal("AM with %d arguments", nargs);
+/* A message naming a handler not registered here: out of stp_am_run's line */
+static void __attribute__((noinline, cold)) am_run_unregistered(const stp_token_t *token, gex_AM_Index_t handler,
+                                                                  int cat) STP_NORETURN;
+static void am_run_unregistered(const stp_token_t *token, gex_AM_Index_t handler, int cat) {
   stp_fatal("AM %s %s from node %u names handler %u, which is not registered on node %u", cat_name[cat],
             token->is_request ? "request" : "reply", (unsigned)token->src, (unsigned)handler, (unsigned)stp.mynode);
 }
@@ -288,10 +287,10 @@ static inline __attribute__((always_inline)) void am_dispatch(gex_AM_Fn_t fn, st
   token->handler = handler;
   stp.in_handler++;
   if (cat == STP_AM_SHORT) {
-    switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: am_run_fail(token, handler, cat, nargs); }
+    switch (nargs) { STP_ALL_CASES(STP_SHORT_CASE) default: stp_fatal("AM with %d arguments", nargs); }
   } else {
     if (cat == STP_AM_MEDIUM && !buf) buf = empty_payload;
-    switch (nargs) { STP_ALL_CASES(STP_PAYLOAD_CASE) default: am_run_fail(token, handler, cat, nargs); }
+    switch (nargs) { STP_ALL_CASES(STP_PAYLOAD_CASE) default: stp_fatal("AM with %d arguments", nargs); }
   }
   stp.in_handler--;
 }
@@ -301,7 +300,7 @@ static inline __attribute__((always_inline)) void am_dispatch(gex_AM_Fn_t fn, st
 static void __attribute__((noinline)) am_run_checked(stp_token_t *token, gex_AM_Index_t handler, int cat,
                                                      const gex_AM_Arg_t *a, int nargs, void *buf, size_t nbytes) {
   const stp_handler_t *h = &stp.handler[handler];
-  if (!h->fn) am_run_fail(token, handler, cat, nargs);
+  if (!h->fn) am_run_unregistered(token, handler, cat);
 #if STP_CHECKS
   check_registration(h, token, handler, cat, nargs);
 #endif

@@ -26,9 +26,10 @@
  * into the target's slot where UCX maps the target's rings here (shared
  * memory): reserved at Prepare, the header and stamp written at Commit
  * with plain stores.  Those too large for a mailbox slot go through the big
- * box (but for a window where UCX's eager AM is as fast: bb_takes), rings of the same kind with fewer, MAX_MEDIUM-sized slots (only
- * such Mediums use its request rings; a reply to a request taken from it
- * uses its reply ring as above).
+ * box (but for a window where UCX's eager AM is as fast: bb_takes), rings
+ * of the same kind with fewer, MAX_MEDIUM-sized slots (only such Mediums
+ * use its request rings; a reply to a request taken from it uses its reply
+ * ring as above).
  *
  * Long payloads (STAGEPORT_AM_LONG=rma, the default with a mailbox): an RMA
  * put of the payload straight into its place in the target's segment, a
@@ -104,9 +105,9 @@
 #define BB_SLOT ((MB_IMG_OFF + 128u + MAX_MEDIUM + 63u) & ~63u) /* a big-box slot: a native NP Medium of up to MAX_MEDIUM bytes */
 _Static_assert(MB_SLOT % 64 == 0 && BB_SLOT % 64 == 0, "slots start at cache lines (and 16-byte boundaries)");
 /* NP Mediums the big box takes (bb_takes, asked of those too large for a
- * mailbox slot): all but those from BB_EAGER_TOP to BB_RNDV_MIN, where UCX's eager AM sends the payload in one
- * shared-memory fragment and the box's copy out of its slot made the round
- * trip slower (testam -np-gb against -fp: 8 KiB 0.95-0.97 through the box,
+ * mailbox slot): all but those from BB_EAGER_TOP to BB_RNDV_MIN, where
+ * UCX's eager AM sends the payload in one shared-memory fragment and the
+ * box's copy out of its slot made the round trip slower (testam -np-gb against -fp: 8 KiB 0.95-0.97 through the box,
  * 1.03-1.06 eager; 1-4 KiB 1.04-1.30 through the box, 0.96-1.05 eager;
  * from 16 KiB UCX turns to rendezvous and the box is 2.8-4x faster) */
 #define BB_EAGER_TOP 8192u
@@ -712,7 +713,7 @@ static int uam_np_prepare(stp_np_t *np) {
     mb_reserve(b, r, dest, np->is_req ? MB_REQ : MB_REP);
   if (b == &uam.bbx) {
     if (!r->slot) return 0; /* (no image that large: the reference buffer) */
-    uam.bb_hot = BB_HOT_POLLS; /* (a request's reply will come back through it) */
+    uam.bb_hot = BB_HOT_POLLS; /* (a request's reply, or a reply's next request, comes through it) */
   }
   np->addr = (r->slot ? r->slot + MB_IMG_OFF : (char *)np_resv_img(r)) + mb_payload_off(np->nargs);
   np->size = np->most;
