@@ -913,7 +913,7 @@ static void send_ask(gex_Rank_t dest, int immediate) {
   uint32_t si, want;
   if (immediate && (pa.free_slot == NONE || !stp_pc_tokens_have(3))) return; /* (an IMMEDIATE request's: never wait) */
   want = credits_want(&pa.cr, dest);
-  if (credits_charge(&pa.cr, dest, 1) != CREDITS_OK) stp_fatal("AM flow control: an ask found no credit");
+  if (credits_charge_ask(&pa.cr, dest) != CREDITS_OK) stp_fatal("AM flow control: an ask found no credit");
   si = slot_get(dest);
   stp_pc_check(PtlPutRegion(pa.reqsb, si * SLOT_SIZE, 0, PTL_NO_ACK_REQ, stp_pc_target(dest), STP_PC_AM_PTE, 0,
                             stp_amb(STP_PSEL_REQRB, STP_AMB_SHORT, 0, 0, 0, want | STP_AMB_ASK, si * SLOT_SIZE), 0, 0),

@@ -43,6 +43,9 @@ static int init_dynamic(credits_t *c, const credits_cfg_t *cfg) {
   if (c->cfg.max_grant < cfg->grant || c->cfg.max_grant < cfg->max_cost)
     return fail(c, CREDITS_EINVAL, "credits_init: max_grant %u is below the initial grant %u or max_cost %u",
                 c->cfg.max_grant, cfg->grant, cfg->max_cost);
+  if (cfg->max_cost > CREDITS_WANT_MAX)
+    return fail(c, CREDITS_EINVAL, "credits_init: dynamic mode with max_cost %u: a need's want field holds at most %u",
+                cfg->max_cost, CREDITS_WANT_MAX);
   if (cfg->batch > 1)
     return fail(c, CREDITS_EINVAL,
                 "credits_init: dynamic mode returns every request's credits at once (batch 1), not batch %u",
@@ -159,10 +162,10 @@ int credits_stall(credits_t *c, uint32_t target, uint32_t cost) {
     if (cost > p->grant) return CREDITS_EINVAL;
   } else if (cost > c->cfg.max_grant) {
     return CREDITS_EINVAL;
-  } else if (cost > p->grant) { /* a need: exactly what the grant lacks (in parts past the header field) */
-    uint32_t w = cost - p->grant < CREDITS_WANT_MAX ? cost - p->grant : CREDITS_WANT_MAX;
-    p->want = w | CREDITS_WANT_NEED;
-    p->need_ask = w;
+  } else if (cost > p->grant) { /* a need: the grant the message needs, whole (the target lends what its loans
+                                  * to us lack: a release on its way meanwhile cannot make the loan fall short) */
+    p->want = cost | CREDITS_WANT_NEED;
+    p->need_ask = cost - p->grant;
     p->need_cost = cost;
   } else {
     uint32_t w = cost - p->avail, room = c->cfg.max_grant - p->grant;
@@ -206,6 +209,8 @@ uint32_t credits_lend(credits_t *c, uint32_t requester, uint32_t field) {
   c->stats.asks++;
   if (field & CREDITS_WANT_NEED) { /* all or nothing, the designated need first */
     uint32_t keep = c->need_peer != UINT32_MAX && c->need_peer != requester ? c->need_amt : 0;
+    if (want <= p->lent) return 0; /* lent enough already (its last loan, or a release, still on its way) */
+    want -= p->lent;
     if (want <= room && (uint64_t)want + keep <= c->bank) {
       if (c->need_peer == requester) c->need_peer = UINT32_MAX;
       p->need_lent += want;
@@ -259,7 +264,7 @@ uint32_t credits_reclaim_next(credits_t *c, uint64_t now) {
     c->scan = i + 1 < n ? i + 1 : 0;
     c->sweep--;
     if (p->lent > c->cfg.grant && !p->reclaiming &&
-        (now - p->last >= c->cfg.quiet || (c->short_ == 2 && p->need_lent))) {
+        (now - p->last >= c->cfg.quiet || (c->short_ == 2 && p->need_lent && i != c->need_peer))) {
       p->reclaiming = 1;
       c->stats.reclaims++;
       return i;
@@ -274,15 +279,13 @@ uint32_t credits_release(credits_t *c, uint32_t target) {
   uint32_t excess, k;
   if (c->cfg.mode != CREDITS_DYNAMIC) return 0;
   excess = p->grant - c->cfg.grant;
-  if (p->need_loan && !p->need_used) excess = 0;           /* its need loan is about to pay: keep all */
-  else if (p->need_ask) excess = p->need_used ? p->need_loan : 0; /* a need waits: only a used need loan */
+  if (p->need_loan && !p->need_used && p->grant >= p->need_cost) excess = 0; /* it pays its message: keep all */
+  else if (p->need_ask) excess = p->need_loan; /* a need waits: its need loans, used or too small to pay it */
   k = p->avail < excess ? p->avail : excess;
   p->grant -= k;
   p->avail -= k;
-  if (p->need_used) { /* a used need loan goes first */
-    p->need_loan -= k < p->need_loan ? k : p->need_loan;
-    if (!p->need_loan) p->need_used = 0;
-  }
+  p->need_loan -= k < p->need_loan ? k : p->need_loan; /* a need loan goes first */
+  if (!p->need_loan) p->need_used = 0;
   return k;
 }
 

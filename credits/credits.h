@@ -68,12 +68,15 @@
  *                                  stall: max(cost - avail, grant) (so a
  *                                  stream that keeps stalling doubles its
  *                                  grant per loan); a need (cost > grant:
- *                                  no wait can pay it) wants exactly
- *                                  cost - grant, flagged CREDITS_WANT_NEED
+ *                                  no wait can pay it) wants a grant of
+ *                                  cost, whole, flagged CREDITS_WANT_NEED
  *   r: credits_want(t)             the next request to t carries it in its
  *                                  header (CREDITS_WANT_BITS bits)
  *   t: credits_lend(r, field)      the reply to that request carries a loan
- *                                  out of the bank: lent[r] += loan
+ *                                  out of the bank: lent[r] += loan (a
+ *                                  need's: what lent[r] lacks of its cost,
+ *                                  so a need asked for before a release
+ *                                  still gets what pays the message)
  *   r: credits_granted(t, loan)    grant[t] += loan, avail[t] += loan
  *
  * Throughput loans (no need flag) are best effort, capped by max_grant per
@@ -83,17 +86,21 @@
  * the others are lent only what leaves its amount in the bank, until it is
  * met, its requester sends a request with no need (it no longer waits), or
  * it has sent nothing for cfg.quiet ticks.
- * A need loan is for the message that needed it: once that message is
- * paid, the loan is the first thing a reclaim takes back.
+ * A need loan is for the message that needed it: kept while it pays that
+ * message; once the message is paid, or when it can no longer pay it (a
+ * release shrank the grant while the ask was on its way, so a need waits
+ * again), the loan is the first thing a reclaim takes back.
  * A requester whose whole grant is home and still below a message's cost
- * (credits_ask_due) sends an ask: a request of cost 1 that runs no handler.
+ * (credits_ask_due) sends an ask: a request of cost 1 that runs no handler
+ * (charged with credits_charge_ask, which leaves a need loan unused).
  *
  * Reclaim: an ask the bank could not meet marks the target short, which
  * starts one sweep (credits_reclaim_next(now)) over every peer: those
  * holding loans (lent > grant) that have sent nothing for cfg.quiet ticks
  * get a reclaim (a SYS message), and, when a need waits, those holding
- * need loans, quiet or not (a need loan is for one message), so needs are
- * served one bank's worth at a time.  A peer
+ * need loans, quiet or not (a need loan is for one message) -- except the
+ * designated need's requester, whose loans go to the message it waits to
+ * pay -- so needs are served one bank's worth at a time.  A peer
  * gives back what of its loan is home (credits_release: grant and avail
  * drop together; see there for what a need keeps) in a release message,
  * and the target banks it (credits_released).  So the bank refills when
@@ -140,7 +147,8 @@ typedef struct credits_cfg {
                         * initial grant, its floor */
   uint32_t max_grant;  /* largest share one pair may hold (e.g. what a header field can return), 0: no limit */
   uint32_t unit_bytes; /* bytes of payload per credit; 0: every message costs 1 */
-  uint32_t max_cost;   /* largest cost of one message (a share must hold at least this); 0: no limit */
+  uint32_t max_cost;   /* largest cost of one message (a share must hold at least this); 0: no limit; dynamic:
+                        * at most CREDITS_WANT_MAX (a need asks for a grant of its cost, whole) */
   uint32_t batch;      /* owed credits returned in a message of their own once this many are owed; 0: share / 2,
                         * at most share - kmax + 1 (see Liveness); c->cfg.batch holds the value in use */
   uint64_t quiet;      /* dynamic: ticks (the caller's clock) without a request after which a peer's loan
@@ -240,6 +248,17 @@ static inline int credits_charge(credits_t *c, uint32_t target, uint32_t cost) {
   return credits_stall(c, target, cost);
 }
 
+/* Requester side: an ask's charge (cost 1, credits_ask_due): unlike
+ * credits_charge it leaves a need loan unused, kept for the message that
+ * needs it (an ask is not that message). */
+static inline int credits_charge_ask(credits_t *c, uint32_t target) {
+  credits_peer_t *p = &c->peer[target];
+  if (!p->avail) return CREDITS_EAGAIN;
+  p->avail--;
+  c->stats.charged++;
+  return CREDITS_OK;
+}
+
 /* Requester side: n credits came back from target (in any message header).
  * CREDITS_EINVARIANT, nothing changed, if avail would pass the grant;
  * CREDITS_EINVAL for a target out of range. */
@@ -334,8 +353,8 @@ uint32_t credits_reclaim_next(credits_t *c, uint64_t now);
 
 /* Requester side: target reclaims its loan: what of it is home is given up
  * (grant and avail drop by it, never below the floor) -- nothing while an
- * unused need loan is about to pay its message, only a used need loan while
- * a need of its own waits.  Returns the credits to send back in the release
+ * unused need loan pays its message (the grant covers the message's cost),
+ * only its need loans while a need of its own waits.  Returns the credits to send back in the release
  * message (possibly 0: send it anyway). */
 uint32_t credits_release(credits_t *c, uint32_t target);
 

@@ -203,6 +203,7 @@ void conf_am_register(gasnet_handlerentry_t *table);
   X(am_long_args, "conf_am.c", "Long request/reply with 0..16 args")                                      \
   X(am_longasync_args, "conf_am.c", "LongAsync request with 0..16 args, Long reply")                     \
   X(am_medium_sizes, "conf_am.c", "Medium payload sizes, alignment, sources")                             \
+  X(am_medium_crowd, "conf_am.c", "every node sends every node the Medium sizes, round after round: no stall")  \
   X(am_long_sizes, "conf_am.c", "Long/LongAsync payload sizes, unaligned and page-crossing destinations")  \
   X(am_long_reuse, "conf_am.c", "blocking Long sources overwritten on return, between Longs nobody waits for")  \
   X(am_loopback, "conf_am.c", "every AM category to self")                                                 \

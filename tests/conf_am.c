@@ -341,6 +341,41 @@ void conf_test_am_medium_sizes(void) {
         conf_cnt.med_rep, conf_cnt.med_req, sent);
 }
 
+/* Medium crowd: every node sends every node (itself too) the sizes of
+ * am_medium_sizes, the two largest included, round after round, waiting
+ * only for its own replies.  With dynamic credits at their smallest (a
+ * floor of 1, a bank of one largest message) the needs of the largest
+ * Mediums crowd every bank; a round that stalls is a flow-control livelock
+ * (a need loan asked for before a release, lent short, released again). */
+void conf_test_am_medium_crowd(void) {
+  size_t max = gasnet_AMMaxMedium();
+  size_t sizes[] = {0, 1, 2, 7, 8, 9, 63, 255, 256, 511, 512, max - 1, max};
+  const char *e = getenv("CONF_CROWD_ROUNDS");
+  int rounds = e && atoi(e) > 0 ? atoi(e) : 300, sent = 0;
+  uint8_t *buf = conf_malloc_aligned(8, max);
+  double worst = 0;
+  for (int r = 0; r < rounds; r++) {
+    double t0 = conf_now(), dt;
+    for (size_t k = 0; k < ARRAY_LEN(sizes); k++)
+      for (gasnet_node_t j = 0; j < conf_nodes; j++) {
+        gasnet_node_t t = (conf_me + j) % conf_nodes;
+        uint32_t seed = conf_seed(conf_me, t, (uint32_t)k, (uint32_t)r);
+        conf_fill(buf, sizes[k], seed);
+        CHECK_OK(gasnet_AMRequestMedium2(t, conf_h(HID_MED_SIZE_REQ), buf, sizes[k], (gasnet_handlerarg_t)sizes[k],
+                                         seed));
+        sent++;
+      }
+    CONF_WAIT(conf_cnt.med_rep >= sent);
+    dt = conf_now() - t0;
+    if (dt > worst) worst = dt;
+    CHECK(dt < 5.0, "round %d of %d took %.1f s (AM flow control stalled)", r, rounds, dt);
+  }
+  conf_barrier();
+  CHECK(conf_cnt.med_rep == sent && conf_cnt.med_req == sent, "%d replies and %d requests, expected %d each",
+        conf_cnt.med_rep, conf_cnt.med_req, sent);
+  if (conf_me == 0) printf("# am_medium_crowd: %d rounds, the slowest %.3f s\n", rounds, worst);
+}
+
 /* ------------------------------------------------------------------ */
 /* Long sizes                                                          */
 /* ------------------------------------------------------------------ */

@@ -162,18 +162,20 @@ static void case_want(void) {
          "cost 3 with 1 home: want the grant 3, no need: want %#x", c.peer[1].want);
   EXPECT(!credits_ask_due(&c, 1, 3), "credits in flight: no ask, wait for them");
   EXPECT(credits_want(&c, 1) == 3 && credits_want(&c, 1) == 0, "the want is reported once");
-  EXPECT(credits_charge(&c, 2, 10) == CREDITS_EAGAIN && c.peer[2].want == (7 | CREDITS_WANT_NEED),
-         "cost 10 on a grant of 3: want 7 | NEED, got %#x", c.peer[2].want);
+  EXPECT(credits_charge(&c, 2, 10) == CREDITS_EAGAIN && c.peer[2].want == (10 | CREDITS_WANT_NEED) &&
+             c.peer[2].need_ask == 7,
+         "cost 10 on a grant of 3: want a grant of 10 | NEED (7 lacking), got %#x", c.peer[2].want);
   EXPECT(credits_ask_due(&c, 2, 10) && !credits_ask_due(&c, 2, 3), "ask due for 10 (grant 3 home), not for 3");
-  EXPECT(credits_charge(&c, 2, 65) == CREDITS_EINVAL && c.peer[2].want == (7 | CREDITS_WANT_NEED) &&
+  EXPECT(credits_charge(&c, 2, 65) == CREDITS_EINVAL && c.peer[2].want == (10 | CREDITS_WANT_NEED) &&
              c.stats.stalls == 2,
          "cost 65 > max_grant 64: EINVAL, no want, no stall: want %#x stalls %" PRIu64, c.peer[2].want,
          c.stats.stalls);
-  EXPECT(credits_charge(&c, 2, 64) == CREDITS_EAGAIN && c.peer[2].want == (61 | CREDITS_WANT_NEED),
-         "cost 64: want 61 | NEED, got %#x", c.peer[2].want);
+  EXPECT(credits_charge(&c, 2, 64) == CREDITS_EAGAIN && c.peer[2].want == (64 | CREDITS_WANT_NEED),
+         "cost 64: want 64 | NEED, got %#x", c.peer[2].want);
   EXPECT(credits_granted(&c, 3, 57) == CREDITS_OK && c.peer[3].grant == 60, "loan 57: grant 60");
-  EXPECT(credits_charge(&c, 3, 64) == CREDITS_EAGAIN && c.peer[3].want == (4 | CREDITS_WANT_NEED),
-         "cost 64 on 60: room 4 | NEED, got %#x", c.peer[3].want);
+  EXPECT(credits_charge(&c, 3, 64) == CREDITS_EAGAIN && c.peer[3].want == (64 | CREDITS_WANT_NEED) &&
+             c.peer[3].need_ask == 4,
+         "cost 64 on 60: want 64 | NEED (4 lacking), got %#x", c.peer[3].want);
   EXPECT(credits_charge(&c, 3, 60) == CREDITS_OK && credits_charge(&c, 3, 1) == CREDITS_EAGAIN &&
              c.peer[3].want == 4,
          "stalled on 1 with a grant of 60: the grant capped by the room, 4, no need: got %#x", c.peer[3].want);
@@ -182,10 +184,9 @@ static void case_want(void) {
          c.peer[3].want);
   credits_fini(&c);
 
-  cfg = dcfg(2, 3, 400, 0, 600); /* a want past the header field's 255 */
-  EXPECT(credits_init(&c, &cfg) == CREDITS_OK, "init: %s", c.err);
-  EXPECT(credits_charge(&c, 1, 400) == CREDITS_EAGAIN && c.peer[1].want == (CREDITS_WANT_MAX | CREDITS_WANT_NEED),
-         "want 397 clipped to 255 | NEED: %#x", c.peer[1].want);
+  cfg = dcfg(2, 3, 400, 0, 600); /* a need past the header field's 255 */
+  EXPECT(credits_init(&c, &cfg) == CREDITS_EINVAL && strstr(c.err, "max_cost 400"),
+         "max_cost 400 > 255 refused in dynamic mode: '%s'", c.err);
   credits_fini(&c);
 
   cfg = scfg(2, 4);
@@ -195,7 +196,7 @@ static void case_want(void) {
              !credits_ask_due(&c, 0, 5),
          "static: no want, no ask (want %#x)", c.peer[1].want);
   credits_fini(&c);
-  snprintf(detail, sizeof(detail), "want = max(shortfall, grant) within room and 255, NEED iff cost > grant");
+  snprintf(detail, sizeof(detail), "want = max(shortfall, grant) within room and 255; a need (cost > grant): the cost | NEED");
 }
 
 /* credits_lend: nothing for want 0; throughput loans leave the reserve,
@@ -218,26 +219,28 @@ static void case_lend(void) {
          "throughput loans stop at the reserve 8, short: bank %u", c.bank);
   EXPECT(credits_lend(&c, 0, 1) == 0 && c.bank == 8 && c.stats.short_asks == 2,
          "a throughput ask with only the reserve banked gets nothing: short_asks %" PRIu64, c.stats.short_asks);
-  EXPECT(credits_lend(&c, 1, 5 | CREDITS_WANT_NEED) == 5 && c.bank == 3 && c.short_ == 1, "a need takes the reserve");
-  EXPECT(credits_lend(&c, 3, 4 | CREDITS_WANT_NEED) == 0 && c.bank == 3 && c.short_ == 2 && c.need_peer == 3 &&
+  EXPECT(credits_lend(&c, 1, 8 | CREDITS_WANT_NEED) == 0 && c.bank == 8, "a need of 8 with 8 lent: nothing lacks");
+  EXPECT(credits_lend(&c, 1, 13 | CREDITS_WANT_NEED) == 5 && c.bank == 3 && c.short_ == 1,
+         "a need (a grant of 13 on 8 lent) takes the reserve");
+  EXPECT(credits_lend(&c, 3, 16 | CREDITS_WANT_NEED) == 0 && c.bank == 3 && c.short_ == 2 && c.need_peer == 3 &&
              c.need_amt == 4,
          "a need is lent all or nothing: 4 with 3 banked gets nothing and is designated: bank %u need_peer %u",
          c.bank, c.need_peer);
-  EXPECT(credits_lend(&c, 2, 1 | CREDITS_WANT_NEED) == 0 && credits_lend(&c, 0, 1 | CREDITS_WANT_NEED) == 0,
+  EXPECT(credits_lend(&c, 2, 17 | CREDITS_WANT_NEED) == 0 && credits_lend(&c, 0, 13 | CREDITS_WANT_NEED) == 0,
          "a pair at max_grant; another need must leave the designated 4 in the bank");
   c.peer[1].reclaiming = 1; /* (reclaimed, as a waiting need makes need loans) */
   EXPECT(credits_released(&c, 1, 5) == CREDITS_OK && c.bank == 8 && !c.peer[1].need_lent &&
-             credits_lend(&c, 0, 1 | CREDITS_WANT_NEED) == 1,
+             credits_lend(&c, 0, 13 | CREDITS_WANT_NEED) == 1,
          "the need loan released: 8 banked, 1 of it lendable past the designated 4");
-  EXPECT(credits_lend(&c, 3, 4 | CREDITS_WANT_NEED) == 4 && c.bank == 3 && c.need_peer == UINT32_MAX,
+  EXPECT(credits_lend(&c, 3, 16 | CREDITS_WANT_NEED) == 4 && c.bank == 3 && c.need_peer == UINT32_MAX,
          "the designated need met: bank %u", c.bank);
-  EXPECT(c.stats.lent == 50 && c.stats.max_lent == 16 && c.stats.bank_low == 3 && c.stats.asks == 11 &&
+  EXPECT(c.stats.lent == 50 && c.stats.max_lent == 16 && c.stats.bank_low == 3 && c.stats.asks == 12 &&
              c.stats.released == 5,
          "stats: lent %" PRIu64 " max_lent %u bank_low %u asks %" PRIu64, c.stats.lent, c.stats.max_lent,
          c.stats.bank_low, c.stats.asks);
   EXPECT(c.peer[0].lent == 13 && c.peer[1].lent == 8 && c.peer[3].lent == 16, "lent %u %u %u", c.peer[0].lent,
          c.peer[1].lent, c.peer[3].lent);
-  EXPECT(credits_lend(&c, 2, 0) == 0 && credits_lend(&c, 1, 9 | CREDITS_WANT_NEED) == 0 && c.need_peer == 1 &&
+  EXPECT(credits_lend(&c, 2, 0) == 0 && credits_lend(&c, 1, 17 | CREDITS_WANT_NEED) == 0 && c.need_peer == 1 &&
              credits_lend(&c, 1, 0) == 0 && c.need_peer == UINT32_MAX,
          "a designated requester that sends without a need waits no more: need_peer %u", c.need_peer);
   EXPECT(credits_check(&c) == CREDITS_OK, "check: %s", c.err);
@@ -361,8 +364,8 @@ static void case_reclaim(void) {
   a = credits_reclaim_next(&c, 150);
   EXPECT(a == 1 && c.peer[1].reclaiming, "peer 1 quiet for exactly 50: got %u", a);
   EXPECT(credits_reclaim_next(&c, 150) == UINT32_MAX && !c.short_, "peer 2 active, peer 1 already reclaimed");
-  EXPECT(credits_lend(&c, 3, 2 | CREDITS_WANT_NEED) == 2 && !c.short_, "a need met in full is not short");
-  EXPECT(credits_lend(&c, 4, 1 | CREDITS_WANT_NEED) == 0 && c.short_ == 2 && c.need_peer == 4,
+  EXPECT(credits_lend(&c, 3, 4 | CREDITS_WANT_NEED) == 2 && !c.short_, "a need met in full is not short");
+  EXPECT(credits_lend(&c, 4, 3 | CREDITS_WANT_NEED) == 0 && c.short_ == 2 && c.need_peer == 4,
          "an unmet need: short %u, designated %u", c.short_, c.need_peer);
   a = credits_reclaim_next(&c, 151);
   b = credits_reclaim_next(&c, 151);
@@ -375,7 +378,7 @@ static void case_reclaim(void) {
   EXPECT(credits_released(&c, 1, 0) == CREDITS_EINVARIANT, "peer 1 releases twice");
   EXPECT(credits_released(&c, 3, 2) == CREDITS_OK && c.bank == 6 && !c.peer[3].need_lent,
          "peer 3 releases its need loan");
-  EXPECT(credits_lend(&c, 4, 1 | CREDITS_WANT_NEED) == 1 && c.need_peer == UINT32_MAX, "the designated need met");
+  EXPECT(credits_lend(&c, 4, 3 | CREDITS_WANT_NEED) == 1 && c.need_peer == UINT32_MAX, "the designated need met");
   c.peer[4].reclaiming = 1;
   EXPECT(credits_released(&c, 4, 1) == CREDITS_OK && credits_lend(&c, 3, 8) == 4 && c.short_ == 1,
          "short of a throughput ask again");
@@ -449,6 +452,10 @@ typedef struct simcase {
   uint32_t max_handle;      /* a request is handled 0..max_handle steps after it arrived */
   uint64_t quiet;           /* cfg.quiet, in steps */
   uint32_t reclaim_every;   /* each target runs the reclaim loop every this many steps */
+  unsigned nap_pct;         /* a process with work naps (sends nothing, asks nothing) for 1..nap_max steps
+                             * with this chance per step, as one that lost its core does */
+  uint32_t nap_max;
+  uint32_t big_from;        /* big_pct's requests cost big_from..max_cost (0: 1..max_cost) */
   uint64_t step_bound, wait_bound; /* the watchdog: the whole run; one request's wait */
   unsigned show;            /* SHOW_* */
   int fault;                /* injected on the fault_at-th eligible call */
@@ -479,6 +486,7 @@ typedef struct {
   uint32_t target, cost; /* the request waiting to be sent */
   int has;               /* one is waiting */
   uint64_t since;        /* since this step */
+  uint64_t nap_end;      /* napping until this step */
 } proc_t;
 
 typedef struct {
@@ -731,8 +739,8 @@ static int fx_granted(sim_t *s, uint32_t r, uint32_t t, uint32_t n, int need) {
 static uint32_t fx_release(sim_t *s, uint32_t r, uint32_t t) {
   credits_peer_t *p = &s->cr[r].peer[t];
   uint32_t avail0 = p->avail, grant0 = p->grant, excess = grant0 > s->floor ? grant0 - s->floor : 0, home, k;
-  if (p->need_loan && !p->need_used) excess = 0;                  /* its need loan is about to pay */
-  else if (p->need_ask) excess = p->need_used ? p->need_loan : 0; /* a need waits: a used need loan only */
+  if (p->need_loan && !p->need_used && grant0 >= p->need_cost) excess = 0; /* its need loan pays its message */
+  else if (p->need_ask) excess = p->need_loan; /* a need waits: its need loans (used, or too small) only */
   home = avail0 < excess ? avail0 : excess;
   if (s->sc->fault == FAULT_RELEASE_KEEP && home && fault_due(s, FAULT_RELEASE_KEEP)) {
     inject(s, r, t, home); /* it releases what is home, but keeps the grant */
@@ -911,7 +919,9 @@ static uint32_t pick_cost(sim_t *s, uint32_t i) {
   const simcase_t *sc = s->sc;
   uint32_t small = (sc->grant - 1) * UNIT, big = (sc->max_cost - 1) * UNIT, payload;
   if (is_needer(s, i)) payload = small + 1 + below(&s->rng, big - small);
-  else if (sc->pattern != PAT_NEED && below(&s->rng, 100) < sc->big_pct) payload = below(&s->rng, big + 1);
+  else if (sc->pattern != PAT_NEED && below(&s->rng, 100) < sc->big_pct)
+    payload = sc->big_from ? (sc->big_from - 2) * UNIT + 1 + below(&s->rng, big - (sc->big_from - 2) * UNIT)
+                           : below(&s->rng, big + 1);
   else payload = below(&s->rng, small + 1);
   return credits_cost(&s->cr[i], payload);
 }
@@ -941,6 +951,13 @@ static void act(sim_t *s) {
     proc_t *p = &s->pr[i];
     credits_t *c = &s->cr[i];
     int rc;
+    if (s->sc->nap_pct && (p->has || p->left)) {
+      if (s->now < p->nap_end) continue;
+      if (below(&s->rng, 100) < s->sc->nap_pct) {
+        p->nap_end = s->now + 1 + below(&s->rng, s->sc->nap_max);
+        continue;
+      }
+    }
     if (!p->has) {
       if (!p->left || !active(s, i)) continue;
       p->target = pick_target(s, i);
@@ -966,7 +983,7 @@ static void act(sim_t *s) {
       if (!--p->left) s->busy--;
     } else if (rc == CREDITS_EAGAIN) {
       if (credits_ask_due(c, p->target, p->cost)) {
-        if (credits_charge(c, p->target, 1) != CREDITS_OK) {
+        if (credits_charge_ask(c, p->target) != CREDITS_OK) {
           sim_fail(s, "step %" PRIu64 ": requester %u: an ask to %u refused with avail %u of %u", s->now, i,
                    p->target, c->peer[p->target].avail, c->peer[p->target].grant);
           return;
@@ -1312,6 +1329,14 @@ static const simcase_t sims[] = {
      * within it and take throughput loans until only the reserve is left */
     {.name = "dyn_need_vs_loans_1024", .nprocs = 1024, .work = 60, .need_work = 12, .pattern = PAT_NEED, SHAPE,
      .extra = 32, .step_bound = 20000, .wait_bound = 1000, .show = SHOW_NEED},
+    /* needs crowding one bank: 4 processes, all-to-all (self included), a
+     * floor of 1 and a bank of just the reserve (32: one need at a time, as
+     * `firehose tiny` runs the Portals Core), half the messages needs;
+     * processes nap as on an oversubscribed node, longer than quiet, so a
+     * designated need falls quiet while it waits */
+    {.name = "dyn_needs_crowd_4", .nprocs = 4, .work = 4000, .pattern = PAT_UNIFORM, .grant = 1, .max_cost = 33,
+     .max_grant = 0, .max_delay = 8, .max_handle = 3, .quiet = 4, .reclaim_every = 1, .extra = 0, .big_pct = 50,
+     .big_from = 31, .nap_pct = 5, .nap_max = 40, .step_bound = 2000000, .wait_bound = 20000, .show = SHOW_NEED | SHOW_SHORT},
     /* faults, each of which must be found: with the checker on, by the
      * module or the checker, whichever sees it first (the module refuses a
      * duplicate that breaks a bound it sees at once: a grant past
