@@ -107,9 +107,10 @@ _Static_assert(MB_SLOT % 64 == 0 && BB_SLOT % 64 == 0, "slots start at cache lin
 /* NP Mediums the big box takes (bb_takes, asked of those too large for a
  * mailbox slot): all but those from BB_EAGER_TOP to BB_RNDV_MIN, where
  * UCX's eager AM sends the payload in one shared-memory fragment and the
- * box's copy out of its slot made the round trip slower (testam -np-gb against -fp: 8 KiB 0.95-0.97 through the box,
- * 1.03-1.06 eager; 1-4 KiB 1.04-1.30 through the box, 0.96-1.05 eager;
- * from 16 KiB UCX turns to rendezvous and the box is 2.8-4x faster) */
+ * box's copy out of its slot made the round trip slower (testam -np-gb
+ * against -fp: 8 KiB 0.95-0.97 through the box, 1.03-1.06 eager; 1-4 KiB
+ * 1.04-1.30 through the box, 0.96-1.05 eager; from 16 KiB UCX turns to
+ * rendezvous and the box is 2.8-4x faster) */
 #define BB_EAGER_TOP 8192u
 #define BB_RNDV_MIN 16384u
 #define BB_DEFAULT_SLOTS 2u          /* big-box slots per ring */

@@ -354,8 +354,8 @@ uint32_t credits_reclaim_next(credits_t *c, uint64_t now);
 /* Requester side: target reclaims its loan: what of it is home is given up
  * (grant and avail drop by it, never below the floor) -- nothing while an
  * unused need loan pays its message (the grant covers the message's cost),
- * only its need loans while a need of its own waits.  Returns the credits to send back in the release
- * message (possibly 0: send it anyway). */
+ * only its need loans while a need of its own waits.  Returns the credits
+ * to send back in the release message (possibly 0: send it anyway). */
 uint32_t credits_release(credits_t *c, uint32_t target);
 
 /* Target side: requester released n credits, its answer to our reclaim:

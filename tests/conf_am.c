@@ -309,9 +309,12 @@ static void h_med_size_rep(gasnet_token_t t, void *buf, size_t n, gasnet_handler
 enum { SRC_MALLOC, SRC_STACK, SRC_SEGMENT, SRC_KINDS };
 static const char *const srcname[SRC_KINDS] = {"malloc", "stack", "segment"};
 
+/* The Medium sizes am_medium_sizes and am_medium_crowd send, max the largest */
+#define MED_SIZES(max) {0, 1, 2, 7, 8, 9, 63, 255, 256, 511, 512, (max) - 1, (max)}
+
 void conf_test_am_medium_sizes(void) {
   size_t max = gasnet_AMMaxMedium();
-  size_t sizes[] = {0, 1, 2, 7, 8, 9, 63, 255, 256, 511, 512, max - 1, max};
+  size_t sizes[] = MED_SIZES(max);
   uint8_t stackbuf[4 * GASNET_PAGESIZE];
   uint8_t *heap = conf_malloc_aligned(GASNET_PAGESIZE, max + 2 * GASNET_PAGESIZE);
   int sent = 0;
@@ -349,7 +352,7 @@ void conf_test_am_medium_sizes(void) {
  * (a need loan asked for before a release, lent short, released again). */
 void conf_test_am_medium_crowd(void) {
   size_t max = gasnet_AMMaxMedium();
-  size_t sizes[] = {0, 1, 2, 7, 8, 9, 63, 255, 256, 511, 512, max - 1, max};
+  size_t sizes[] = MED_SIZES(max);
   const char *e = getenv("CONF_CROWD_ROUNDS");
   int rounds = e && atoi(e) > 0 ? atoi(e) : 300, sent = 0;
   uint8_t *buf = conf_malloc_aligned(8, max);
