@@ -15,7 +15,8 @@
  * third of a UCX active message's), which is why AM round trips beat UCX's
  * own AMs.  A slot is reused only once its credit has come back (credits/,
  * one credit per slot, the rings' own instance); the target copies a
- * message out of its slot before the handler runs.  A reply to a mailbox
+ * message out of its slot before the handler runs (but for the big box's
+ * requests, below).  A reply to a mailbox
  * request goes into the requester's reply ring when it fits: every message
  * in a reply ring returns at least one slot credit (the request's, owed
  * from just before its handler ran, or a batch in a credit-only message),
@@ -26,10 +27,14 @@
  * into the target's slot where UCX maps the target's rings here (shared
  * memory): reserved at Prepare, the header and stamp written at Commit
  * with plain stores.  Those too large for a mailbox slot go through the big
- * box (but for a window where UCX's eager AM is as fast: bb_takes), rings
- * of the same kind with fewer, MAX_MEDIUM-sized slots (only such Mediums
- * use its request rings; a reply to a request taken from it uses its reply
- * ring as above).
+ * box, rings of the same kind with fewer, MAX_MEDIUM-sized slots (only such
+ * Mediums use its request rings; a reply to a request taken from it uses
+ * its reply ring as above).  A big-box request is not copied out: its
+ * handler runs on the slot, which is then marked done in its stamp
+ * (MB_DONE), and a sender writes a request slot again only once the
+ * request before it there is done -- else that Medium takes the reference
+ * path (mb_req_slot_done).  Its credit alone would not do: it goes back in
+ * the reply, which the handler may send before it has read its payload.
  *
  * Long payloads (STAGEPORT_AM_LONG=rma, the default with a mailbox): an RMA
  * put of the payload straight into its place in the target's segment, a
@@ -104,15 +109,6 @@
 #define MB_DEFAULT_SLOTS 32u         /* slots per ring */
 #define BB_SLOT ((MB_IMG_OFF + 128u + MAX_MEDIUM + 63u) & ~63u) /* a big-box slot: a native NP Medium of up to MAX_MEDIUM bytes */
 _Static_assert(MB_SLOT % 64 == 0 && BB_SLOT % 64 == 0, "slots start at cache lines (and 16-byte boundaries)");
-/* NP Mediums the big box takes (bb_takes, asked of those too large for a
- * mailbox slot): all but those from BB_EAGER_TOP to BB_RNDV_MIN, where
- * UCX's eager AM sends the payload in one shared-memory fragment and the
- * box's copy out of its slot made the round trip slower (testam -np-gb
- * against -fp: 8 KiB 0.95-0.97 through the box, 1.03-1.06 eager; 1-4 KiB
- * 1.04-1.30 through the box, 0.96-1.05 eager; from 16 KiB UCX turns to
- * rendezvous and the box is 2.8-4x faster) */
-#define BB_EAGER_TOP 8192u
-#define BB_RNDV_MIN 16384u
 #define BB_DEFAULT_SLOTS 2u          /* big-box slots per ring */
 #define BB_MAX_BYTES (32u << 20)     /* the big box's default stays within this (else it is off) */
 #define BB_POLL_EVERY 4u             /* the big box is scanned every 4th poll ... */
@@ -179,7 +175,10 @@ typedef struct mbox {
   char **map;            /* every node's rings mapped here (ucp_rkey_ptr: shared memory), or NULL */
   uint64_t *sent;        /* [node * 2 + ring]: messages put into node's ring for me */
   uint64_t *got;         /* [node * 2 + ring]: messages taken from my ring for node */
+  int req_in_place;      /* its requests run in their slots (the big box: no copy out); each marks its stamp
+                          * MB_DONE when its handler has returned, and a sender reuses a request slot only then */
 } mbox_t;
+#define MB_DONE (1ull << 63) /* in a stamp: the message's handler has returned (a box whose requests run in place) */
 
 static struct {
   ucp_worker_h worker;
@@ -192,7 +191,7 @@ static struct {
   int detached; /* after detach: arrivals are dropped */
   unsigned nheld; /* UCX buffers kept */
   mbox_t mbx;            /* the mailbox */
-  mbox_t bbx;            /* the big box: native NP Mediums bb_takes, where mapped */
+  mbox_t bbx;            /* the big box: native NP Mediums too large for the mailbox, where mapped */
   unsigned bb_polls;     /* polls, for the big box's turn */
   unsigned bb_hot;       /* polls left that scan the big box every time (BB_HOT_POLLS) */
   int long_rma;          /* STAGEPORT_AM_LONG=rma: Long payloads by RMA, the message through the mailbox */
@@ -440,7 +439,7 @@ _Static_assert(sizeof(((np_resv_t *)0)->img) >= MB_IMG_MAX + 8, "an image, 8 byt
 static inline uint64_t *np_resv_img(np_resv_t *r) { return r->img + 1; }
 
 /* The Core's per-thread memory: the NP reservations, [0] requests, [1]
- * replies, and where a big-box message is copied out of its slot. */
+ * replies, and where a big-box reply is copied out of its slot. */
 typedef struct uam_thr {
   np_resv_t resv[2];
   uint64_t *bb_img; /* BB_SLOT bytes, on first use */
@@ -635,11 +634,21 @@ static int mb_scan(mbox_t *b, uint64_t *img) {
         size_t len;
         uint64_t stamp = __atomic_load_n((uint64_t *)slot, __ATOMIC_ACQUIRE);
         if (stamp != g + 1) {
-          if (STP_UNLIKELY(stamp > g + 1)) /* (stamps only grow: a later lap wrote over an untaken message) */
+          /* (stamps only grow: a later lap wrote over an untaken message) */
+          if (STP_UNLIKELY((stamp & ~MB_DONE) > g + 1))
             stp_fatal("AM %s: node %u overran its %s ring here (message %" PRIu64 " found where %" PRIu64
                       " was due): the slot credits are broken", b->name, (unsigned)p,
                       ring == MB_REQ ? "request" : "reply", stamp, g + 1);
           break;
+        }
+        if (ring == MB_REQ && b->req_in_place) {
+          /* run where it lies: its slot credit may go back in the reply, but
+           * its sender writes the slot again only once it is marked done */
+          *got = g + 1;
+          mb_run(b, (const uint64_t *)(slot + MB_IMG_OFF), ring, p);
+          __atomic_store_n((uint64_t *)slot, (g + 1) | MB_DONE, __ATOMIC_RELEASE);
+          n++;
+          continue;
         }
         /* out of the slot first (its credit may go back in the reply): the
          * header, then what it says follows, bounded to the slot */
@@ -691,26 +700,36 @@ static int uam_request_am(gex_Rank_t dest, const stp_am_t *am) {
   return GASNET_OK;
 }
 
-/* Negotiated payload, native, for a Medium that fits a mailbox slot, or else
- * one the big box takes: where the target's box is mapped here (shared
- * memory) and a slot is free -- a request's slot credit, or a reply to a
- * request taken from that box -- the payload is written straight into the
- * target's slot (reserved now, committed or cancelled later: np_resv_t).
- * Else a mailbox-sized one goes into the thread's slot image, which
- * mb_send puts without a copy or, should the request find no slot credit,
- * the UCX AM path sends from; a larger one takes the reference buffer. */
-static inline int bb_takes(size_t n) { return n < BB_EAGER_TOP || n >= BB_RNDV_MIN; }
+/* May dest's request ring of box b, mapped here, take my next message: has
+ * the request that last used its slot returned from its handler (a box
+ * whose requests run in place; the slot's credit alone says it was taken)? */
+static inline int mb_req_slot_done(const mbox_t *b, gex_Rank_t dest) {
+  uint64_t n = b->sent[2 * (size_t)dest + MB_REQ];
+  if (!b->req_in_place || n < b->slots) return 1;
+  return __atomic_load_n((const uint64_t *)(b->map[dest] + mb_slot_off(b, stp.mynode, MB_REQ, n)), __ATOMIC_ACQUIRE) ==
+         ((n - b->slots + 1) | MB_DONE);
+}
 
+/* Negotiated payload, native, for a Medium that fits a mailbox slot, or else
+ * a big-box slot: where the target's box is mapped here (shared memory) and
+ * a slot is free -- a request's slot credit (and, in the big box, the
+ * request before it in that slot done), or a reply to a request taken from
+ * that box -- the payload is written straight into the target's slot
+ * (reserved now, committed or cancelled later: np_resv_t).  Else a
+ * mailbox-sized one goes into the thread's slot image, which mb_send puts
+ * without a copy or, should the request find no slot credit, the UCX AM
+ * path sends from; a larger one takes the reference buffer. */
 static int uam_np_prepare(stp_np_t *np) {
   mbox_t *b;
   if (np->cat != STP_AM_MEDIUM) return 0;
   if (uam.mbx.slots && mb_fits(np->nargs, np->most)) b = &uam.mbx;
-  else if (uam.bbx.slots && bb_takes(np->most) && mb_fits_in(&uam.bbx, np->nargs, np->most)) b = &uam.bbx;
+  else if (uam.bbx.slots && mb_fits_in(&uam.bbx, np->nargs, np->most)) b = &uam.bbx;
   else return 0;
   np_resv_t *r = np_resv(np->is_req);
   gex_Rank_t dest = np->is_req ? np->dest : np->token->src;
   r->slot = NULL;
-  if (b->map[dest] && (np->is_req ? credits_charge(&b->mc, dest, 1) == CREDITS_OK : np->token->core == b))
+  if (b->map[dest] &&
+      (np->is_req ? mb_req_slot_done(b, dest) && credits_charge(&b->mc, dest, 1) == CREDITS_OK : np->token->core == b))
     mb_reserve(b, r, dest, np->is_req ? MB_REQ : MB_REP);
   if (b == &uam.bbx) {
     if (!r->slot) return 0; /* (no image that large: the reference buffer) */
@@ -1003,6 +1022,7 @@ static void mb_attach(void) {
   }
   box_attach(&uam.mbx, "mailbox", (uint32_t)slots, MB_SLOT, "STAGEPORT_AM_MAILBOX");
   box_attach(&uam.bbx, "big box", (uint32_t)bslots, BB_SLOT, "STAGEPORT_AM_BIGBOX");
+  uam.bbx.req_in_place = 1; /* (only native NP Prepares write its request rings: mb_req_slot_done) */
 }
 
 /* At detach: what was put completes, then keys and rings go. */

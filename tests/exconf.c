@@ -486,6 +486,8 @@ enum {
   H_PING = 133,    /* Short REQUEST 1: replies H_PONG */
   H_PONG = 134,    /* Short REPLY 1 */
   H_PRE = 135,     /* Medium REQREP 1: echoes the payload back */
+  H_HOLD = 136,    /* Medium REQUEST 2: np_payload_held -- replies H_HELD first, then checks its payload again */
+  H_HELD = 137,    /* Short REPLY 1 */
   H_SIGNAL = 250,  /* Short REQUEST 2: a count (a fixed index among the assigned ones) */
   H_REG_FIXED = 200 /* registered by the "register" subtest */
 };
@@ -517,6 +519,34 @@ static void h_pong(gex_Token_t t, gex_AM_Arg_t a) {
         (unsigned)a);
   pongs++;
 }
+/* np_payload_held: request k (a0) of size a1, pattern (src, me, k); the
+ * reply goes first, and then the handler keeps reading its payload, which
+ * must stay as it came for as long as the handler runs -- though its
+ * sender, answered, sends on at once (the UCX Core runs a big-box request
+ * in its slot: the sender must not write the slot again yet) */
+static long held_replies;  /* H_HELD replies taken (requester) */
+static long held_handled;  /* H_HOLD requests checked (target) */
+static void h_hold(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t k, gex_AM_Arg_t size) {
+  gex_Token_Info_t info;
+  uint32_t seed;
+  double end;
+  int rc;
+  gex_Token_Info(t, &info, GEX_TI_SRCRANK);
+  seed = ex_seed(info.gex_srcrank, ex_me, 0xb0, (uint32_t)k);
+  CHECK((size_t)size == n, "H_HOLD: %zu bytes, the argument says %d", n, (int)size);
+  ex_check_pat(buf, n, seed, "H_HOLD request %d from %u, as it arrived", (int)k, (unsigned)info.gex_srcrank);
+  rc = gex_AM_ReplyShort1(t, H_HELD, 0, k);
+  CHECK(rc == 0, "gex_AM_ReplyShort1 returned %d", rc);
+  for (end = ex_now() + 300e-6; ex_now() < end;) continue; /* (the sender's next requests are on their way) */
+  ex_check_pat(buf, n, seed, "H_HOLD request %d from %u, after its reply and 300 us", (int)k,
+               (unsigned)info.gex_srcrank);
+  __atomic_add_fetch(&held_handled, 1, __ATOMIC_RELAXED);
+}
+static void h_held(gex_Token_t t, gex_AM_Arg_t k) {
+  (void)t, (void)k;
+  __atomic_add_fetch(&held_replies, 1, __ATOMIC_RELAXED);
+}
+
 /* Medium request: payload of a0 bytes, pattern (src, me); echoes it */
 static void h_pre(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t a) {
   gex_Token_Info_t info;
@@ -656,6 +686,8 @@ static int build_and_register(void) {
   add_entry(H_PING, (gex_AM_Fn_t)h_ping, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, NULL, "ping");
   add_entry(H_PONG, (gex_AM_Fn_t)h_pong, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 1, NULL, "pong");
   add_entry(H_PRE, (gex_AM_Fn_t)h_pre, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQREP, 1, NULL, "pre");
+  add_entry(H_HOLD, (gex_AM_Fn_t)h_hold, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 2, NULL, "hold");
+  add_entry(H_HELD, (gex_AM_Fn_t)h_held, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 1, NULL, "held");
   expected_assignment(table, table_n, taken_now, table_expected);
   rc = gex_EP_RegisterHandlers(ex_ep, table, table_n);
   for (size_t i = 0; i < table_n; i++) {
@@ -1006,6 +1038,41 @@ static void np_test(int cat) {
 }
 static void t_np_medium(void) { np_test(CAT_M); }
 static void t_np_long(void) { np_test(CAT_L); }
+
+/* A negotiated-payload Medium request's payload (GASNet-allocated buffer,
+ * written in place) stays intact for its handler's whole run, also after
+ * the handler replied and its sender, answered, sent on: each rank keeps
+ * two requests in flight to the next one, for each size. */
+static void t_np_payload_held(void) {
+  static const size_t sizes[] = {512, 2048, 8192, 16384, 65536};
+  const int rounds = 24;
+  gex_Rank_t to = (gex_Rank_t)((ex_me + 1) % ex_n);
+  long expect_handled = 0;
+  for (size_t z = 0; z < EX_ARRAY_LEN(sizes); z++) {
+    size_t n = imin(sizes[z], gex_AM_MaxRequestMedium(ex_tm, to, GEX_EVENT_NOW, 0, 2));
+    long base = __atomic_load_n(&held_replies, __ATOMIC_RELAXED);
+    for (int k = 0; k < rounds; k++) {
+      gex_AM_SrcDesc_t sd;
+      int rc;
+      while (__atomic_load_n(&held_replies, __ATOMIC_RELAXED) - base < k - 1) gasnet_AMPoll(); /* (two in flight) */
+      sd = gex_AM_PrepareRequestMedium(ex_tm, to, NULL, n, n, NULL, 0, 2);
+      CHECK(sd != GEX_AM_SRCDESC_NO_OP && gex_AM_SrcDescSize(sd) == n,
+            "gex_AM_PrepareRequestMedium of %zu bytes: NO_OP or another size", n);
+      if (sd == GEX_AM_SRCDESC_NO_OP) return;
+      ex_fill(gex_AM_SrcDescAddr(sd), n, ex_seed(ex_me, to, 0xb0, (uint32_t)k));
+      rc = gex_AM_CommitRequestMedium2(sd, H_HOLD, n, k, (gex_AM_Arg_t)n);
+      CHECK(rc == 0, "gex_AM_CommitRequestMedium2 returned %d", rc);
+    }
+    while (__atomic_load_n(&held_replies, __ATOMIC_RELAXED) - base < rounds) gasnet_AMPoll();
+    expect_handled += rounds;
+  }
+  while (__atomic_load_n(&held_handled, __ATOMIC_RELAXED) < expect_handled) gasnet_AMPoll(); /* (the last handler) */
+  ex_barrier();
+  CHECK(__atomic_load_n(&held_handled, __ATOMIC_RELAXED) == expect_handled, "H_HOLD ran %ld times, %ld expected",
+        __atomic_load_n(&held_handled, __ATOMIC_RELAXED), expect_handled);
+  held_replies = held_handled = 0;
+  ex_barrier();
+}
 
 /* ------------------------------------------------------------------ */
 /* RMA                                                                 */
@@ -2364,6 +2431,8 @@ static const ex_subtest_t subtests[] = {
     {"am_inferred", t_am_inferred, "the AM and Commit forms without M (count inferred)"},
     {"np_medium", t_np_medium, "negotiated-payload Medium requests and replies: buffers, least/most, v1/v2, Cancel"},
     {"np_long", t_np_long, "negotiated-payload Long requests and replies"},
+    {"np_payload_held", t_np_payload_held, "an NP Medium request's payload stays intact while its handler runs on "
+                                           "after replying, its sender sending on"},
     {"rma_blocking", t_rma_blocking, "PutBlocking/GetBlocking: sizes 0..1 MiB, in/out-of-segment, TM-pair, every rank"},
     {"rma_nb", t_rma_nb, "PutNB (lc NOW, DEFER, leaf), GetNB, QueryLeaf, Test/Wait"},
     {"rma_nbi", t_rma_nbi, "PutNBI (lc NOW, GROUP, DEFER), GetNBI, gex_NBI_Test/Wait by category"},
