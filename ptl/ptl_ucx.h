@@ -213,7 +213,8 @@ typedef struct ptl_x {
   uint64_t pub_order; /* the last publication's place in the order (lock held) */
   struct ptl_gone *gone;
   struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for their acknowledgements */
-  unsigned ctl_rounds;    /* list changes that sent control records (lagging peers get theirs every so many) */
+  unsigned ctl_rounds;    /* list changes that sent control records (lagging peers get theirs every lag_rounds-th) */
+  unsigned lag_rounds;    /* their period (ptl_pub.c, lagging peers; 0 until the first) */
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
   _Atomic int main_token; /* held by whoever is progressing the main worker */
