@@ -176,7 +176,9 @@ int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, const ptl_ni_limits_t *desir
   if (offload && ucp_worker_get_efd(x->txw, &x->efd_tx) != UCS_OK) x->efd_tx = -1;
   if ((x->wake_fd = eventfd(0, EFD_NONBLOCK)) < 0) goto fail;
   lib.boot.allgather(lib.boot.ctx, &offload, modes, sizeof(offload));
-  for (int p = 0; p < lib.boot.size; p++) x->peer[p].offload = modes[p];
+  x->lag_rounds = PTL_LAG_ROUNDS;
+  for (int p = 0, n = 0; p < lib.boot.size; p++)
+    if ((x->peer[p].offload = modes[p]) && ++n > PTL_LAG_ROUNDS) x->lag_rounds = (unsigned)n;
   x->publish = offload && !(pubenv && !strcmp(pubenv, "0"));
   x->asym = x->publish && syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 

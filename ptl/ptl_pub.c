@@ -121,8 +121,7 @@ static void item_of(ptl_ni_t *ni, ptl_meo_t *me, int kind, pub_item_t *it) {
  * whatever the job's size.  (At 64 processes, an AM flood under dynamic
  * credits, whose request buffers relink every few hundred messages, ran at
  * 0.36-0.47 of static credits' rate with every 8th round, 0.51-0.66 with
- * every 64th: issue 32 item 7.) */
-#define PTL_LAG_ROUNDS 8
+ * every 64th: issue 32 item 7.)  x->lag_rounds, set at PtlNIInit. */
 
 typedef struct {
   ptl_wctl_t w;
@@ -480,10 +479,6 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, 1);
   }
   if (batch.n) x->ctl_rounds++;
-  if (PTL_UNLIKELY(!x->lag_rounds)) {
-    int n = offload_peers(ni);
-    x->lag_rounds = n > PTL_LAG_ROUNDS ? (unsigned)n : PTL_LAG_ROUNDS;
-  }
   ctl_send(ni, &batch, rev.n || urgent || dying || starved || (batch.n && x->ctl_rounds % x->lag_rounds == 0));
   if (starved) atomic_fetch_or(&x->starved, 1ull << pt); /* (walked again when an acknowledgement frees a state) */
   ptl_lock(ni);

@@ -176,6 +176,7 @@ typedef struct ptl_xmem {
   stp_ucx_region_t reg;
 } ptl_xmem_t;
 
+#define PTL_LAG_ROUNDS 8 /* lagging peers' records leave every so many list changes at least (ptl_pub.c) */
 typedef struct ptl_x {
   stp_ucx_t u;         /* context, main worker, endpoints */
   stp_ucx_worker_t tx; /* offload: the client thread's worker */
@@ -214,7 +215,7 @@ typedef struct ptl_x {
   struct ptl_gone *gone;
   struct ptl_gone *lazy; /* lazily revoked: their reservation states wait for their acknowledgements */
   unsigned ctl_rounds;    /* list changes that sent control records (lagging peers get theirs every lag_rounds-th) */
-  unsigned lag_rounds;    /* their period (ptl_pub.c, lagging peers; 0 until the first) */
+  unsigned lag_rounds;    /* their period: PTL_LAG_ROUNDS or the offload peers, the larger (ptl_pub.c) */
   int efd_main, efd_tx, wake_fd;
   /* progress thread */
   _Atomic int main_token; /* held by whoever is progressing the main worker */
