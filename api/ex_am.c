@@ -413,21 +413,14 @@ int _stp_AMReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *sour
 /* negotiated-payload AMs (the reference implementation)               */
 /* ------------------------------------------------------------------ */
 struct _stp_srcdesc {
-  uint8_t live;    /* prepared, not committed or cancelled */
-  uint8_t is_req;
-  uint8_t cat;     /* STP_AM_MEDIUM or STP_AM_LONG */
-  uint8_t alloc;   /* the thread's buffer, not the client's */
-  unsigned nargs;
-  gex_Rank_t rank; /* requests */
-  stp_token_t *token; /* replies */
-  void *addr;
-  size_t size;
+  struct _stp_srcdesc_head h; /* addr, size, live: gasnetex.h's inline queries read them */
+  stp_np_t np;     /* what was prepared: is_req, cat, nargs, dest (a request's), token (a reply's), most (the
+                    * size asked for, at most the category's maximum), flags; with native NP, the Core's
+                    * answer (addr, size, hold: its reservation of its own send memory; 0 none) */
   void *dest_addr; /* a Long's, as given to Prepare (NULL: any at Commit) */
   gex_Event_t *lc_opt;
-  gex_Flags_t flags;
   void *buf;       /* the thread's buffer, allocated once */
   size_t buf_size;
-  uintptr_t hold;  /* the Core's reservation of its own send memory (native NP), or 0 */
 };
 
 /* Two per thread: [0] for requests, [1] for replies.  A request's Commit may
@@ -451,37 +444,34 @@ static inline __attribute__((always_inline)) gex_AM_SrcDesc_t prepare(const char
   size_t max = max_of(cat, is_req, client_buf ? 0 : GEX_FLAG_AM_PREPARE_LEAST_ALLOC);
   if (is_req) rank = check_request(fn, tm, rank, GEX_AM_INDEX_BASE, sendflags);
   else (void)check_reply(fn, token, GEX_AM_INDEX_BASE, sendflags);
-  if (STP_UNLIKELY(sd->live)) stp_fatal("%s: this thread has a Prepare not yet committed or cancelled", fn);
+  if (STP_UNLIKELY(sd->h._live)) stp_fatal("%s: this thread has a Prepare not yet committed or cancelled", fn);
   if (STP_UNLIKELY(numargs > gex_AM_MaxArgs())) stp_fatal("%s: numargs %u, more than 16", fn, numargs);
   if (STP_UNLIKELY(least > most || least > max))
     stp_fatal("%s: least_payload %zu (most_payload %zu): more than the most (%zu) or than most_payload", fn, least,
               most, max);
   if (!client_buf && STP_UNLIKELY(lc_opt)) stp_fatal("%s: lc_opt must be NULL with a GASNet-allocated buffer", fn);
-  if (client_buf) (void)lc_opt; /* (checked at Commit, by the fixed-payload path) */
-  sd->is_req = (uint8_t)is_req;
-  sd->cat = (uint8_t)cat;
-  sd->nargs = numargs;
-  sd->rank = rank;
-  sd->token = (stp_token_t *)token;
-  sd->size = STP_MIN(most, max);
+  sd->np.is_req = (uint8_t)is_req;
+  sd->np.cat = (uint8_t)cat;
+  sd->np.nargs = (uint8_t)numargs;
+  sd->np.dest = rank;
+  sd->np.token = (stp_token_t *)token;
+  sd->np.least = least;
+  sd->np.most = sd->h._size = STP_MIN(most, max);
+  sd->np.flags = sendflags;
+  sd->np.hold = 0;
   sd->dest_addr = dest_addr;
-  sd->lc_opt = client_buf ? lc_opt : GEX_EVENT_NOW;
-  sd->flags = sendflags;
-  sd->alloc = !client_buf;
-  sd->hold = 0;
+  sd->lc_opt = client_buf ? lc_opt : GEX_EVENT_NOW; /* (a client buffer's: checked at Commit, as a fixed payload's) */
   if (client_buf) {
-    sd->addr = (void *)client_buf;
+    sd->h._addr = (void *)client_buf;
   } else if (stp.core->np_prepare && !stp_np_reference) { /* the Core's own send memory, if it has some for this */
-    stp_np_t np = {(uint8_t)is_req, (uint8_t)cat, (uint8_t)numargs, rank, sd->token, least, sd->size,
-                   sendflags & GEX_FLAG_IMMEDIATE, NULL, 0, 0};
-    if (stp.core->np_prepare(&np)) return GEX_AM_SRCDESC_NO_OP; /* (IMMEDIATE: refused, nothing taken) */
-    if (np.addr) {
-      sd->hold = np.hold;
-      sd->addr = np.addr;
-      sd->size = np.size;
+    sd->np.addr = NULL;
+    if (stp.core->np_prepare(&sd->np)) return GEX_AM_SRCDESC_NO_OP; /* (IMMEDIATE: refused, nothing taken) */
+    if (sd->np.addr) {
+      sd->h._addr = sd->np.addr;
+      sd->h._size = sd->np.size;
     }
   }
-  if (!client_buf && !sd->hold) { /* the reference: the thread's buffer */
+  if (!client_buf && !sd->np.hold) { /* the reference: the thread's buffer */
     size_t want = cat == STP_AM_MEDIUM ? stp.core->max_medium : max; /* (the largest it will ever be asked for) */
     if (sd->buf_size < want) {
       void *b = NULL;
@@ -490,9 +480,9 @@ static inline __attribute__((always_inline)) gex_AM_SrcDesc_t prepare(const char
       sd->buf = b;
       sd->buf_size = want;
     }
-    sd->addr = sd->buf;
+    sd->h._addr = sd->buf;
   }
-  sd->live = 1;
+  sd->h._live = 1;
   return (gex_AM_SrcDesc_t)sd;
 }
 
@@ -525,30 +515,32 @@ gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_b
 static void __attribute__((noinline, cold)) check_sd_fail(const char *fn, gex_AM_SrcDesc_t h) STP_NORETURN;
 static void check_sd_fail(const char *fn, gex_AM_SrcDesc_t h) {
   struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h, *mine = stp_thread()->sd;
-  if (!sd || !mine || (sd != &mine[0] && sd != &mine[1]) || !sd->live)
+  if (!sd || !mine || (sd != &mine[0] && sd != &mine[1]) || !sd->h._live)
     stp_fatal("%s: %p is not this thread's prepared source descriptor", fn, (void *)h);
-  stp_fatal("%s: the descriptor was prepared for an AM %s %s", fn, sd->cat == STP_AM_LONG ? "Long" : "Medium",
-            sd->is_req ? "request" : "reply");
+  stp_fatal("%s: the descriptor was prepared for an AM %s %s", fn, sd->np.cat == STP_AM_LONG ? "Long" : "Medium",
+            sd->np.is_req ? "request" : "reply");
 }
 
 /* A Commit's or Cancel's descriptor: this thread's, live, of this kind (a
  * request's is [0], a reply's [1]: thread_sd), else a fatal error. */
 static inline struct _stp_srcdesc *check_sd(const char *fn, gex_AM_SrcDesc_t h, int is_req, int cat) {
   struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h, *mine = stp_thread()->sd;
-  if (STP_UNLIKELY(!mine || sd != &mine[is_req ? 0 : 1] || !sd->live || sd->cat != cat)) check_sd_fail(fn, h);
+  if (STP_UNLIKELY(!mine || sd != &mine[is_req ? 0 : 1] || !sd->h._live || sd->np.cat != cat)) check_sd_fail(fn, h);
   return sd;
 }
 
-void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t h) {
+/* (the functions behind gasnetex.h's inline queries: reached with a
+ * descriptor that is not prepared, or called by name) */
+void *(gex_AM_SrcDescAddr)(gex_AM_SrcDesc_t h) {
   struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h;
-  if (STP_UNLIKELY(!sd || !sd->live)) stp_fatal("gex_AM_SrcDescAddr: %p is not a prepared descriptor", (void *)h);
-  return sd->addr;
+  if (STP_UNLIKELY(!sd || !sd->h._live)) stp_fatal("gex_AM_SrcDescAddr: %p is not a prepared descriptor", (void *)h);
+  return sd->h._addr;
 }
 
-size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t h) {
+size_t (gex_AM_SrcDescSize)(gex_AM_SrcDesc_t h) {
   struct _stp_srcdesc *sd = (struct _stp_srcdesc *)h;
-  if (STP_UNLIKELY(!sd || !sd->live)) stp_fatal("gex_AM_SrcDescSize: %p is not a prepared descriptor", (void *)h);
-  return sd->size;
+  if (STP_UNLIKELY(!sd || !sd->h._live)) stp_fatal("gex_AM_SrcDescSize: %p is not a prepared descriptor", (void *)h);
+  return sd->h._size;
 }
 
 /* The commit: a fixed-payload AM from the prepared buffer.  A refusal
@@ -556,26 +548,27 @@ size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t h) {
 static inline __attribute__((always_inline)) int commit(const char *fn, struct _stp_srcdesc *sd, gex_AM_Index_t handler,
                                                         size_t nbytes, void *dest_addr, gex_Flags_t commit_flags,
                                                         unsigned numargs, const gex_AM_Arg_t *args) {
-  stp_am_t am = {sd->cat, 0, handler, (uint8_t)numargs, args, sd->addr, nbytes, dest_addr,
-                 (sd->flags & ~GEX_FLAG_IMMEDIATE) | (commit_flags & GEX_FLAG_IMMEDIATE), NULL, sd->hold};
+  stp_am_t am = {sd->np.cat, 0, handler, (uint8_t)numargs, args, sd->h._addr, nbytes, dest_addr,
+                 (sd->np.flags & ~GEX_FLAG_IMMEDIATE) | (commit_flags & GEX_FLAG_IMMEDIATE), NULL, sd->np.hold};
   int rc;
   check_handler(fn, handler);
   if (STP_UNLIKELY(commit_flags & ~GEX_FLAG_IMMEDIATE))
     stp_fatal("%s: commit_flags 0x%x: only GEX_FLAG_IMMEDIATE is valid", fn, (unsigned)commit_flags);
-  if (STP_UNLIKELY(numargs != sd->nargs))
-    stp_fatal("%s: %u arguments, the Prepare said %u", fn, numargs, sd->nargs);
-  if (STP_UNLIKELY(nbytes > sd->size)) stp_fatal("%s: nbytes %zu, more than gex_AM_SrcDescSize() (%zu)", fn, nbytes, sd->size);
-  if (sd->cat == STP_AM_LONG) {
+  if (STP_UNLIKELY(numargs != sd->np.nargs))
+    stp_fatal("%s: %u arguments, the Prepare said %u", fn, numargs, (unsigned)sd->np.nargs);
+  if (STP_UNLIKELY(nbytes > sd->h._size))
+    stp_fatal("%s: nbytes %zu, more than gex_AM_SrcDescSize() (%zu)", fn, nbytes, sd->h._size);
+  if (sd->np.cat == STP_AM_LONG) {
     if (STP_UNLIKELY(sd->dest_addr && dest_addr != sd->dest_addr))
       stp_fatal("%s: dest_addr %p, the Prepare said %p", fn, dest_addr, sd->dest_addr);
-    STP_CHECK_REMOTE(fn, sd->is_req ? sd->rank : sd->token->src, dest_addr, nbytes);
+    STP_CHECK_REMOTE(fn, sd->np.is_req ? sd->np.dest : sd->np.token->src, dest_addr, nbytes);
   }
-  sd->live = 0;
-  if (sd->is_req) rc = am_send(&am, sd->rank, NULL, sd->lc_opt, fn);
-  else rc = am_send(&am, sd->token->src, sd->token, sd->lc_opt, fn);
+  sd->h._live = 0;
+  if (sd->np.is_req) rc = am_send(&am, sd->np.dest, NULL, sd->lc_opt, fn);
+  else rc = am_send(&am, sd->np.token->src, sd->np.token, sd->lc_opt, fn);
   if (rc) {
-    if (!sd->is_req) sd->token->replied = 0;
-    sd->live = 1;
+    if (!sd->np.is_req) sd->np.token->replied = 0;
+    sd->h._live = 1;
   }
   return rc;
 }
@@ -604,13 +597,11 @@ static int cancel(const char *fn, gex_AM_SrcDesc_t h, int is_req, int cat, gex_F
   STP_API_GUARD(); /* (a Core's np_cancel gives back shared resources) */
   struct _stp_srcdesc *sd = check_sd(fn, h, is_req, cat);
   if (STP_UNLIKELY(flags)) stp_fatal("%s: flags 0x%x (reserved: 0)", fn, (unsigned)flags);
-  if (sd->hold) {
-    stp_np_t np = {sd->is_req, sd->cat, (uint8_t)sd->nargs, sd->rank, sd->token, 0, sd->size, 0, sd->addr, sd->size,
-                   sd->hold};
-    stp.core->np_cancel(&np);
-    sd->hold = 0;
+  if (sd->np.hold) {
+    stp.core->np_cancel(&sd->np);
+    sd->np.hold = 0;
   }
-  sd->live = 0;
+  sd->h._live = 0;
   return GASNET_OK;
 }
 int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t f) {

@@ -481,6 +481,24 @@ typedef struct _stp_srcdesc *gex_AM_SrcDesc_t;
 #define GEX_AM_SRCDESC_NO_OP ((gex_AM_SrcDesc_t)0)
 extern void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd);
 extern size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd);
+/* A descriptor begins with what its two queries read: they are inline (a
+ * descriptor not prepared goes to the functions, whose fatal error names
+ * it; (gex_AM_SrcDescAddr)(sd) calls the function). */
+struct _stp_srcdesc_head {
+  void *_addr;
+  size_t _size;
+  unsigned char _live; /* prepared, not committed or cancelled */
+};
+static inline void *_stp_SrcDescAddr(gex_AM_SrcDesc_t sd) {
+  const struct _stp_srcdesc_head *h = (const struct _stp_srcdesc_head *)(void *)sd;
+  return h && h->_live ? h->_addr : gex_AM_SrcDescAddr(sd);
+}
+static inline size_t _stp_SrcDescSize(gex_AM_SrcDesc_t sd) {
+  const struct _stp_srcdesc_head *h = (const struct _stp_srcdesc_head *)(void *)sd;
+  return h && h->_live ? h->_size : gex_AM_SrcDescSize(sd);
+}
+#define gex_AM_SrcDescAddr(sd) _stp_SrcDescAddr(sd)
+#define gex_AM_SrcDescSize(sd) _stp_SrcDescSize(sd)
 extern gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
                                                     size_t least_payload, size_t most_payload, gex_Event_t *lc_opt,
                                                     gex_Flags_t flags, unsigned int numargs);
