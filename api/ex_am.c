@@ -410,7 +410,7 @@ int _stp_AMReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *sour
 }
 
 /* ------------------------------------------------------------------ */
-/* negotiated-payload AMs (the reference implementation)               */
+/* negotiated-payload AMs (the Core's memory, or the reference buffer) */
 /* ------------------------------------------------------------------ */
 struct _stp_srcdesc {
   struct _stp_srcdesc_head h; /* addr, size, live: gasnetex.h's inline queries read them */

@@ -858,20 +858,20 @@ static void late_poll(void) {
 /* ------------------------------------------------------------------ */
 /* requests                                                            */
 /* ------------------------------------------------------------------ */
-/* three SAFE_EQ events: the reply, a ReplyLong payload, and this header's SEND_END should its send fail (a
- * successful one posts none: the reply gives that token back) */
-static inline int slot_ready(void) { return pa.free_slot != NONE && stp_pc_tokens_have(3); }
+/* A ReqSB slot free, and three SAFE_EQ events: the reply, a ReplyLong payload, and this header's SEND_END should
+ * its send fail (a successful one posts none: the reply gives that token back) -- and `extra` more. */
+static inline int slot_ready(long extra) { return pa.free_slot != NONE && stp_pc_tokens_have(3 + extra); }
 
 static __attribute__((noinline)) void slot_wait(void) {
   unsigned spins = 0;
-  while (!slot_ready()) stp_wait_step(&spins);
+  while (!slot_ready(0)) stp_wait_step(&spins);
 }
 
 /* (inline, its wait apart: a caller that finds a slot free calls nothing) */
 static inline __attribute__((always_inline)) uint32_t slot_get(gex_Rank_t dest) {
   uint32_t si;
   amslot_t *s;
-  if (STP_UNLIKELY(!slot_ready())) slot_wait();
+  if (STP_UNLIKELY(!slot_ready(0))) slot_wait();
   stp_pc_tokens_take(3);
   si = pa.free_slot;
   s = &pa.slot[si];
@@ -918,7 +918,7 @@ static void send_payload(gex_Rank_t dest, const stp_am_t *am, amslot_t *as, uint
  * its reply brings the loan). */
 static void send_ask(gex_Rank_t dest, int immediate) {
   uint32_t si, want;
-  if (immediate && !slot_ready()) return; /* (an IMMEDIATE request's: never wait) */
+  if (immediate && !slot_ready(0)) return; /* (an IMMEDIATE request's: never wait) */
   want = credits_want(&pa.cr, dest);
   if (credits_charge_ask(&pa.cr, dest) != CREDITS_OK) stp_fatal("AM flow control: an ask found no credit");
   si = slot_get(dest);
@@ -942,7 +942,7 @@ static int pam_request(gex_Rank_t dest, const stp_am_t *am) {
    * (and for an unpacked Long its payload's conduit op) or the credits
    * are short (a native NP Commit holds its slot already: pam_np_prepare) */
   if (STP_UNLIKELY(am->flags & GEX_FLAG_IMMEDIATE) && !am->np &&
-      (pa.free_slot == NONE || !stp_pc_tokens_have(3 + (unpacked ? 2 : 0)) || (unpacked && !stp_pc_op_available())))
+      (!slot_ready(unpacked ? 2 : 0) || (unpacked && !stp_pc_op_available())))
     return 1;
   if (STP_UNLIKELY(stp_am_pay(&pa.cr, dest, cost, am->flags, send_ask))) return 1;
   si = am->np ? (uint32_t)(am->np - 1) : slot_get(dest);
@@ -975,7 +975,7 @@ static int pam_np_prepare(stp_np_t *np) {
   uint32_t si;
   if (np->cat == STP_AM_LONG && np->most > pa.packed_max) return 0;
   if (np->is_req) {
-    if ((np->flags & GEX_FLAG_IMMEDIATE) && !slot_ready()) return 1;
+    if ((np->flags & GEX_FLAG_IMMEDIATE) && !slot_ready(0)) return 1;
     si = slot_get(np->dest);
     np->addr = slot_mem(si) + body_off(cat, np->nargs) + hdr_bytes(cat, np->nargs);
     np->hold = si + 1;
