@@ -126,6 +126,7 @@ typedef struct amslot { /* a request in flight: its ReqSB slot */
   stp_ev_t *lc;          /* our Long payload's local completion, counted there until its SEND_END (or NULL) */
   uint32_t gen;          /* which request holds the slot (slot_get counts), named by its payload's conduit op */
   uint32_t peer;
+  uint32_t refund;       /* credits paid beyond its cost (a request written in place), home with its reply */
   size_t rpay_len;       /* the arrived ReplyLong payload: length and place */
   void *rpay_dst;
   uint64_t rbits, rhdr;  /* the reply header as it arrived (its body is in the slot) */
@@ -161,6 +162,15 @@ typedef struct amhdr {
   size_t len;
   char *payload;
 } amhdr_t;
+
+/* A negotiated-payload AM written in place at its target (PtlXPutReserve):
+ * at most one request and one reply at a time (one client thread). */
+typedef struct inplace {
+  ptlx_inplace_t res;
+  char *room;    /* where the reservation starts, mapped here */
+  uint32_t paid; /* a request's: the credits paid for all of the room */
+} inplace_t;
+#define NP_INPLACE ((uintptr_t)1 << 62) /* in stp_np_t's hold: written in place (the rest: as without) */
 
 typedef struct reqrb {
   char *mem;
@@ -199,6 +209,8 @@ static struct {
   unsigned polls;     /* pam_poll calls: the credit messages and the reclaim sweep every so many */
   size_t packed_max;
   int pss;
+  int inplace;    /* NP-AMs in place where the target is mapped: offload mode, one client thread */
+  inplace_t ipreq, iprep;
   size_t recv_bytes;
 } pa;
 
@@ -265,7 +277,7 @@ static __attribute__((noinline)) size_t build_body(char *buf, const stp_am_t *am
     if (am->src != buf + off) memcpy(buf + off, am->src, am->nbytes); /* (a native NP payload is in place) */
     off += am->nbytes;
     *pad = (unsigned)(round8(off) - off);
-    memset(buf + off, 0, *pad);
+    if (*pad) memset(buf + off, 0, *pad);
   }
   return off + *pad;
 }
@@ -278,7 +290,10 @@ static inline __attribute__((always_inline)) size_t build(char *buf, const stp_a
   unsigned n = am->nargs;
   *hdr_data = (uint64_t)(n > 0 ? (uint32_t)am->args[0] : 0) | ((uint64_t)(n > 1 ? (uint32_t)am->args[1] : 0) << 32);
   *pad = 0;
-  if (STP_LIKELY(n <= 2 && cat < STP_AMB_LONG && !am->nbytes)) return 0;
+  if (STP_LIKELY(n <= 2 && cat < STP_AMB_LONG)) {
+    if (!am->nbytes) return 0;
+    if (am->src == buf && !(am->nbytes & 7)) return am->nbytes; /* (a native NP payload, in place already) */
+  }
   return build_body(buf, am, cat, pad);
 }
 
@@ -374,16 +389,29 @@ static uint32_t reserve_reply(void) {
   return ri;
 }
 
+/* A reply, from its RplSB buffer -- or, a negotiated payload written in
+ * place at the requester (pam_np_prepare), from there: then nothing to
+ * wait for. */
 static void send_reply(reqctx_t *c, const stp_am_t *am) {
   rpl_t *r = &pa.rpl[c->rpl];
   unsigned cat = wire_cat(am), pad;
   size_t boff = body_off(cat, am->nargs);
-  uint64_t hdr;
-  size_t len = build(rpl_mem(c->rpl) + boff, am, cat, &pad, &hdr);
+  int inplace = (am->np & NP_INPLACE) != 0;
+  char *body = inplace ? (char *)am->src - hdr_bytes(cat, am->nargs) : rpl_mem(c->rpl) + boff;
+  uint64_t hdr, bits;
+  size_t len = build(body, am, cat, &pad, &hdr);
   unsigned credits = credits_piggyback(&pa.cr, c->src, c->cost);
   uint32_t loan = credits_lend(&pa.cr, c->src, c->want);
   if (loan && (c->want & CREDITS_WANT_NEED)) credits |= STP_AMB_NEED_LOAN;
+  bits = stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, loan);
   r->need = RP_HDR;
+  if (inplace) {
+    stp_pc_check(PtlXPutCommit(&pa.iprep.res, (ptl_size_t)(body - pa.iprep.room), len, bits, hdr),
+                 "PtlXPutCommit (AM reply)");
+    pa.rtokens++; /* (no payload Put, and no SEND_END) */
+    rpl_done(c->rpl, RP_HDR);
+    return;
+  }
   if (cat == STP_AMB_LONG_UNPACKED) {
     ptl_handle_md_t md = stp_pc.rarsrc;
     ptl_size_t off;
@@ -402,8 +430,7 @@ static void send_reply(reqctx_t *c, const stp_am_t *am) {
     pa.rtokens++; /* no payload Put: its token back */
   }
   stp_pc_check(PtlPutRegion(len ? pa.rplsb : pa.rpl0, len ? (ptl_size_t)c->rpl * RPL_SIZE + boff : 0, len, PTL_NO_ACK_REQ,
-                            stp_pc_target(c->src), STP_PC_AM_PTE, 0,
-                            stp_amb(STP_PSEL_REQSB, cat, am->nargs, am->handler, pad, credits, loan), c->lid, hdr),
+                            stp_pc_target(c->src), STP_PC_AM_PTE, 0, bits, c->lid, hdr),
                "PtlPutRegion (AM reply)");
   if (!len) rpl_done(c->rpl, RP_HDR); /* a header alone: no buffer to wait for, no SEND_END */
   if (cat == STP_AMB_LONG_UNPACKED) { /* the source is the caller's again only at local completion */
@@ -681,7 +708,8 @@ static void reply_arrived(const ptl_event_t *ev) {
   const char *bad = decode(ev->match_bits, ev->hdr_data, slot_mem(si), ev->mlength, &h);
   if (STP_UNLIKELY(bad || s->hdr_in || ev->mlength != ev->rlength))
     stp_fatal("AM reply from node %u: a malformed header (%s)", (unsigned)from, bad ? bad : "twice, or truncated");
-  unsigned returned = h.credits & ~STP_AMB_NEED_LOAN;
+  unsigned returned = (h.credits & ~STP_AMB_NEED_LOAN) + s->refund;
+  s->refund = 0;
   if (returned && STP_UNLIKELY(credits_returned(&pa.cr, from, returned) != CREDITS_OK))
     stp_fatal("AM flow control: node %u returned credits it was not owing: %s", (unsigned)from, credits_error(&pa.cr));
   if (stp_pbits_upper(ev->match_bits) &&
@@ -879,6 +907,7 @@ static inline __attribute__((always_inline)) uint32_t slot_get(gex_Rank_t dest) 
   s->waiting = 1;
   s->hdr_in = s->rpay_in = s->pay_sent = s->pay_acked = s->pay_due = 0;
   s->lc = NULL;
+  s->refund = 0;
   s->gen++;
   s->peer = dest;
   return si;
@@ -927,7 +956,28 @@ static void send_ask(gex_Rank_t dest, int immediate) {
                "PtlPutRegion (AM credit ask)");
 }
 
+/* The Commit of a request written in place (pam_np_prepare): its body
+ * completed in the room at dest, and the PUT_END posted there.  Its credits
+ * were paid for the whole room; what the target charges for the body, it
+ * gives back with the reply, and the rest comes home with it too (the room
+ * it took in the ReqRB is freed no earlier). */
+static int request_inplace(gex_Rank_t dest, const stp_am_t *am, unsigned cat) {
+  uint32_t si = (uint32_t)(am->np & ~NP_INPLACE) - 1, lid = si * SLOT_SIZE;
+  char *body = (char *)am->src - hdr_bytes(cat, am->nargs);
+  unsigned pad;
+  uint64_t hdr;
+  size_t len = build(body, am, cat, &pad, &hdr);
+  pa.slot[si].refund = pa.ipreq.paid - cost_of(len, 0);
+  stp_pc_check(PtlXPutCommit(&pa.ipreq.res, (ptl_size_t)(body - pa.ipreq.room), len,
+                             stp_amb(STP_PSEL_REQRB, cat, am->nargs, am->handler, pad, credits_want(&pa.cr, dest), lid),
+                             hdr),
+               "PtlXPutCommit (AM request)");
+  return GASNET_OK;
+}
+
 static int pam_request(gex_Rank_t dest, const stp_am_t *am) {
+  if (am->np & NP_INPLACE) /* (paid for at the Prepare, its size checked there) */
+    return request_inplace(dest, am, am->cat == STP_AM_MEDIUM ? STP_AMB_MEDIUM : STP_AMB_LONG);
   unsigned cat = wire_cat(am), pad;
   int unpacked = cat == STP_AMB_LONG_UNPACKED;
   size_t body = hdr_bytes(cat, am->nargs) + (unpacked ? 0 : round8(am->nbytes)), len;
@@ -969,31 +1019,88 @@ static int pam_request(gex_Rank_t dest, const stp_am_t *am) {
  * taken now (its credits are paid at the Commit, when the size is known);
  * a reply's in the RplSB buffer its request handler holds.  A Medium, or a
  * Long that travels packed (at most STAGEPORT_AM_PACKED_MAX); a larger
- * Long's payload is Put from where it is, so it gains nothing here. */
+ * Long's payload is Put from where it is, so it gains nothing here.
+ *
+ * Better still, where the target's memory is mapped here (offload mode,
+ * pa.inplace), the payload is written where the target will read it:
+ * PtlXPutReserve holds room for the body in the target's ReqRB (a
+ * request) or the requester's ReqSB slot (a reply), and the Commit writes
+ * the header words before it and posts the PUT_END -- no copy, no send
+ * event.  A request's room is paid for now, for all of it (the Commit
+ * cannot wait: the room is held; the refund comes with the reply), 8 bytes
+ * more than its body so that its payload can start 16-byte aligned
+ * wherever the room does.  A reply's body must start its slot at the
+ * requester (reply_slot), where the payload is 16-byte aligned only after
+ * a header of 0 or 16 bytes: others go through the RplSB buffer.  No room
+ * (a peer not mapped, a full ReqRB with none open after it): the slot or
+ * buffer, as above. */
 static int pam_np_prepare(stp_np_t *np) {
   unsigned cat = np->cat == STP_AM_MEDIUM ? STP_AMB_MEDIUM : STP_AMB_LONG;
+  size_t hb = hdr_bytes(cat, np->nargs);
+  void *room;
   uint32_t si;
   if (np->cat == STP_AM_LONG && np->most > pa.packed_max) return 0;
+  np->size = np->most;
   if (np->is_req) {
+    size_t span = 8 + hb + round8(np->most);
+    uint32_t paid = 0;
     if ((np->flags & GEX_FLAG_IMMEDIATE) && !slot_ready(0)) return 1;
+    if (pa.inplace) {
+      paid = cost_of(span, 0);
+      if (stp_am_pay(&pa.cr, np->dest, paid, np->flags, send_ask)) return 1;
+    }
     si = slot_get(np->dest);
-    np->addr = slot_mem(si) + body_off(cat, np->nargs) + hdr_bytes(cat, np->nargs);
     np->hold = si + 1;
+    if (paid && PtlXPutReserve(stp_pc_target(np->dest), STP_PC_AM_PTE, stp_amb(STP_PSEL_REQRB, 0, 0, 0, 0, 0, 0), 0,
+                               span, &room, &pa.ipreq.res) == PTL_OK) {
+      char *pay = (char *)(((uintptr_t)room + hb + 15) & ~(uintptr_t)15);
+      pa.ipreq.room = room;
+      pa.ipreq.paid = paid;
+      np->addr = pay;
+      np->hold |= NP_INPLACE;
+      return 0;
+    }
+    if (paid && STP_UNLIKELY(credits_returned(&pa.cr, np->dest, paid) != CREDITS_OK)) /* (nothing went out) */
+      stp_fatal("AM flow control: %s", credits_error(&pa.cr));
+    np->addr = slot_mem(si) + body_off(cat, np->nargs) + hb;
   } else {
     const reqctx_t *c = np->token->core;
-    np->addr = rpl_mem(c->rpl) + body_off(cat, np->nargs) + hdr_bytes(cat, np->nargs);
+    size_t boff = body_off(cat, np->nargs);
     np->hold = 1;
+    if (pa.inplace && !boff && /* (the body starts the slot: reply_slot) */
+        PtlXPutReserve(stp_pc_target(c->src), STP_PC_AM_PTE, stp_amb(STP_PSEL_REQSB, 0, 0, 0, 0, 0, 0), c->lid,
+                       hb + round8(np->most), &room, &pa.iprep.res) == PTL_OK) {
+      pa.iprep.room = room;
+      np->addr = (char *)room + hb;
+      np->hold |= NP_INPLACE;
+      return 0;
+    }
+    np->addr = rpl_mem(c->rpl) + boff + hb;
   }
-  np->size = np->most;
   return 0;
 }
 
+/* A Cancel.  A request's room written in place cannot just be left empty:
+ * its credits cover ReqRB memory that only running a request gives back.
+ * So it carries a request that runs nothing (a header alone, marked as a
+ * credit ask: its reply, as for any request, frees the slot and brings
+ * the credits home). */
 static void pam_np_cancel(const stp_np_t *np) {
-  if (np->is_req) { /* the slot back, and the tokens slot_get took */
+  if (np->is_req && (np->hold & NP_INPLACE)) {
+    uint32_t si = (uint32_t)(np->hold & ~NP_INPLACE) - 1, lid = si * SLOT_SIZE;
+    pa.slot[si].refund = pa.ipreq.paid - cost_of(0, 0);
+    stp_pc_check(PtlXPutCommit(&pa.ipreq.res, 0, 0,
+                               stp_amb(STP_PSEL_REQRB, STP_AMB_SHORT, 0, 0, 0,
+                                       credits_want(&pa.cr, np->dest) | STP_AMB_ASK, lid),
+                               0),
+                 "PtlXPutCommit (a cancelled AM request)");
+  } else if (np->is_req) { /* the slot back, and the tokens slot_get took */
     uint32_t si = (uint32_t)(np->hold - 1);
     pa.slot[si].waiting = 0;
     stp_pc_tokens_give(3);
     slot_put(si);
+  } else if (np->hold & NP_INPLACE) {
+    PtlXPutCancel(&pa.iprep.res);
   }
 }
 
@@ -1231,6 +1338,7 @@ static int pam_attach(void) {
   {
     ptl_interface_t mode = PTLX_IFACE_HOST;
     PtlXNIMode(stp_pc.ni, &mode);
+    pa.inplace = mode == PTLX_IFACE_OFFLOAD && !stp_par;
     /* AM_EQ's ring (twice in offload mode: the progress thread's ring), the ReqRBs, the pending table, the
      * held requests' table (and dynamic credits' CREDIT_EQ) */
     pa.recv_bytes = (size_t)pa.nrb * pa.rb_size + (size_t)pa.maxpend * sizeof(pend_t) +

@@ -787,6 +787,31 @@ int PtlXNIMode(ptl_handle_ni_t ni_handle, ptl_interface_t *mode);
 int PtlXMemAlloc(ptl_handle_ni_t ni_handle, ptl_size_t length, void **addr);
 int PtlXMemFree(ptl_handle_ni_t ni_handle, void *addr);
 
+/* A Put written in place (offload mode): the caller writes the data
+ * straight into the target's memory where the Put would copy it, as a
+ * NIC's doorbell write of a message built in place.  PtlXPutReserve finds
+ * what a PtlPutRegion of len bytes to (target, pt, bits, roff) would reach
+ * one-sidedly -- an event entry (ptl.h section 5) mapped here, room
+ * reserved in it if it is locally managed -- and returns where the data
+ * go; PTL_FAIL when there is none (host mode, a peer that is not mapped, a
+ * full request buffer with none open after it, a truncating MD): the
+ * caller then uses PtlPutRegion.  PtlXPutCommit posts the target's
+ * PUT_END for len bytes at offset `at` of the room (match bits bits, which
+ * the entry must match; PTLX_ARG_INVALID, the room given up, otherwise) --
+ * the rest of the room stays unused, as does all of it after
+ * PtlXPutCancel.  No initiator event: the data are in place when the
+ * Commit returns.  Between Reserve and Commit/Cancel no thread of the
+ * process may call ptl (the reservation holds the client's shortcut state;
+ * a revocation of the entry waits for it). */
+typedef struct ptlx_inplace {
+  uint64_t opaque[8];
+} ptlx_inplace_t;
+int PtlXPutReserve(ptl_process_id_t target_id, ptl_pt_index_t pt_index, ptl_match_bits_t match_bits,
+                   ptl_size_t remote_offset, ptl_size_t length, void **addr, ptlx_inplace_t *res);
+int PtlXPutCommit(ptlx_inplace_t *res, ptl_size_t at, ptl_size_t length, ptl_match_bits_t match_bits,
+                  ptl_hdr_data_t hdr_data);
+void PtlXPutCancel(ptlx_inplace_t *res);
+
 /* Unmap notices: cb(addr, len, arg) whenever a range of this process's
  * memory is unmapped (munmap, mremap, brk, a free() that returns memory
  * to the system), from the unmapping thread, before it is gone -- what a

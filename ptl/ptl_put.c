@@ -371,32 +371,40 @@ static int sc_amo(ptl_x_t *x, uint32_t target, ucp_atomic_op_t uop, const void *
  * written by this thread through the peer's memory mapped here -- for a
  * locally managed MD after reserving room in it -- so no target CPU takes
  * part (the NIC of seed 000 appending into a request buffer and writing
- * the event).  *off: the remote offset in, where the data went out.  0: a
- * locally managed MD without room (inactive, or the message does not fit):
- * nothing was done; 2: done, and the target's progress thread or client
- * must look (an MD to unlink, or a client that may be asleep). */
-static inline __attribute__((always_inline)) int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local,
-                                                           ptl_size_t len, ptl_size_t *off, ptl_size_t *mlen,
-                                                           ptl_pt_index_t pt, ptl_match_bits_t bits,
-                                                           ptl_hdr_data_t hdr) {
-  ptl_event_kind_t type = put ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END;
-  ptl_xmd_t *xm = NULL;
-  uint64_t ops = 0, pos;
-  int crossed = 0;
-  if (!(e->options & PTL_MD_MANAGE_REMOTE)) {
-    xm = &e->lsh->xmd[e->xslot1 - 1];
-    if (!ptl_xmd_reserve(xm, e->length, e->max_size, e->options, len, off, mlen, &crossed, &ops)) return 0;
-  }
-  if (!*mlen) { /* (a header alone: no call to make) */
-  } else if (put) {
-    memcpy(e->lbase + *off, local, *mlen);
-  } else {
-    memcpy(local, e->lbase + *off, *mlen);
-  }
+ * the event).  In three steps, so that PtlXPutReserve/Commit can put the
+ * caller's writing between them: room (sc_xroom), data, event (sc_xpost). */
+typedef struct sc_room {
+  ptl_xmd_t *xm; /* a locally managed MD's running offset (NULL: remotely managed) */
+  uint64_t ops;  /* this operation's number on it */
+  int crossed;   /* it made the MD inactive */
+} sc_room_t;
+
+/* Room for len bytes in e: a locally managed MD reserves it (*off: where),
+ * a remotely managed one takes *off as given (sc_begin checked the
+ * length).  0: a locally managed MD without room (inactive, or the message
+ * does not fit): nothing was done. */
+static inline __attribute__((always_inline)) int sc_xroom(ptl_pubent_t *e, ptl_size_t len, ptl_size_t *off,
+                                                          ptl_size_t *mlen, sc_room_t *r) {
+  r->xm = NULL;
+  r->ops = 0;
+  r->crossed = 0;
+  if (e->options & PTL_MD_MANAGE_REMOTE) return 1;
+  r->xm = &e->lsh->xmd[e->xslot1 - 1];
+  return ptl_xmd_reserve(r->xm, e->length, e->max_size, e->options, len, off, mlen, &r->crossed, &r->ops);
+}
+
+/* The END event of what went into room r (offset off, mlen of rlen
+ * bytes), and the room's end.  1, or 2: the target's progress thread or
+ * client must look (an MD to unlink, or a client that may be asleep). */
+static inline __attribute__((always_inline)) int sc_xpost(ptl_ni_t *ni, ptl_pubent_t *e, ptl_event_kind_t type,
+                                                          const sc_room_t *r, ptl_pt_index_t pt, ptl_match_bits_t bits,
+                                                          ptl_size_t rlen, ptl_size_t mlen, ptl_size_t off,
+                                                          ptl_hdr_data_t hdr) {
+  uint64_t pos;
   if (e->ev_mask & (1u << type)) {
     ptl_eq_slot_t *s = ptl_eq_reserve(e->lsh, e->ring_mask, &pos, &e->lhead);
     if (PTL_LIKELY(s != NULL)) {
-      ptl_rec_put(s, type, ni->id.nid, pt, bits, len, *mlen, *off, e->md_handle, put ? hdr : 0);
+      ptl_rec_put(s, type, ni->id.nid, pt, bits, rlen, mlen, off, e->md_handle, hdr);
       /* after the data and the event; seq_cst: before the look at `sleeping` below (the owner sets it, then
        * looks at the ring, both seq_cst -- a Dekker pair) */
       atomic_store_explicit(&s->seq, pos + 1, memory_order_seq_cst);
@@ -404,11 +412,28 @@ static inline __attribute__((always_inline)) int sc_xwrite(ptl_ni_t *ni, ptl_pub
       atomic_fetch_add_explicit(&e->lsh->xdropped, 1, memory_order_seq_cst); /* reported by the owner's next take */
     }
   }
-  if (xm) {
-    ptl_xmd_end(xm, crossed, ops);
-    if (PTL_UNLIKELY(crossed || ptl_xmd_drained(xm))) return 2; /* a full MD: its owner deactivates, unlinks it */
+  if (r->xm) {
+    ptl_xmd_end(r->xm, r->crossed, r->ops);
+    if (PTL_UNLIKELY(r->crossed || ptl_xmd_drained(r->xm))) return 2; /* a full MD: its owner deactivates, unlinks it */
   }
   return atomic_load_explicit(&e->lsh->sleeping, memory_order_seq_cst) ? 2 : 1;
+}
+
+/* All three: *off the remote offset in, where the data went out.  0 (no
+ * room) or sc_xpost's answer. */
+static inline __attribute__((always_inline)) int sc_xwrite(ptl_ni_t *ni, ptl_pubent_t *e, int put, char *local,
+                                                           ptl_size_t len, ptl_size_t *off, ptl_size_t *mlen,
+                                                           ptl_pt_index_t pt, ptl_match_bits_t bits,
+                                                           ptl_hdr_data_t hdr) {
+  sc_room_t r;
+  if (!sc_xroom(e, len, off, mlen, &r)) return 0;
+  if (!*mlen) { /* (a header alone: no call to make) */
+  } else if (put) {
+    memcpy(e->lbase + *off, local, *mlen);
+  } else {
+    memcpy(local, e->lbase + *off, *mlen);
+  }
+  return sc_xpost(ni, e, put ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END, &r, pt, bits, len, *mlen, *off, put ? hdr : 0);
 }
 
 /* Is the locally managed event entry e inactive (full: it can never take
@@ -420,31 +445,110 @@ static int sc_xfull(ptl_pubent_t *e) {
   return o > e->length || ((e->options & PTL_MD_MAX_SIZE) && e->length - o < e->max_size);
 }
 
-/* A Put to an event entry.  A locally managed one may be full: then the
- * request buffer that follows it in the owner's list opens (it may have
- * been published long before, or the full one's lazy revocation may not
- * have arrived yet) -- the next open entry that matches is the one a full
- * walk would pick (an inactive MD shadows nothing).  0: none took it (the
- * matched path decides). */
+/* A locally managed event entry of target that takes a Put of len, from e
+ * on, with the room reserved (*r, *off, *mlen); NULL if none does.  A full
+ * one opens the request buffer that follows it in the owner's list (it may
+ * have been published long before, or the full one's lazy revocation may
+ * not have arrived yet) -- the next open entry that matches is the one a
+ * full walk would pick (an inactive MD shadows nothing). */
+static inline __attribute__((always_inline)) ptl_pubent_t *sc_xfind(ptl_x_t *x, ptl_pubent_t *e, uint32_t target,
+                                                                    ptl_size_t len, ptl_size_t *off, ptl_size_t *mlen,
+                                                                    ptl_pt_index_t pt, ptl_match_bits_t bits,
+                                                                    sc_room_t *r) {
+  ptl_peer_t *peer = &x->peer[target];
+  while (!sc_xroom(e, len, off, mlen, r)) {
+    if (sc_xfull(e)) ptl_pub_open_after(peer, e->order);
+    if (!(e = pub_find_after(x, peer, target, pt, bits, e->order)) || !e->xev || !e->lbase ||
+        (e->options & PTL_MD_MANAGE_REMOTE) || !(e->options & PTL_MD_OP_PUT))
+      return NULL;
+  }
+  return e;
+}
+
+/* A Put to an event entry (sc_xfind, then the data and the event).  0:
+ * none took it (the matched path decides). */
 static inline __attribute__((always_inline)) int sc_xput(ptl_x_t *x, ptl_ni_t *ni, ptl_pubent_t *e, uint32_t target,
                                                          char *local, ptl_size_t len, ptl_size_t *roff,
                                                          ptl_size_t *mlen, ptl_pt_index_t pt, ptl_match_bits_t bits,
                                                          ptl_hdr_data_t hdr) {
-  ptl_peer_t *peer = &x->peer[target];
-  int w;
-  while (!(w = sc_xwrite(ni, e, 1, local, len, roff, mlen, pt, bits, hdr))) {
-    if (sc_xfull(e)) ptl_pub_open_after(peer, e->order);
-    if (!(e = pub_find_after(x, peer, target, pt, bits, e->order)) || !e->xev || !e->lbase ||
-        (e->options & PTL_MD_MANAGE_REMOTE) || !(e->options & PTL_MD_OP_PUT))
-      break;
-  }
-  return w;
+  sc_room_t r;
+  if (!(e = sc_xfind(x, e, target, len, roff, mlen, pt, bits, &r))) return 0;
+  if (*mlen) memcpy(e->lbase + *roff, local, *mlen);
+  return sc_xpost(ni, e, PTL_EVENT_PUT_END, &r, pt, bits, len, *mlen, *roff, hdr);
 }
 
 static __attribute__((noinline)) void sc_wake(ptl_ni_t *ni, uint32_t target) {
   ptl_tx_enter(ptl_x(ni));
   ptl_am_send(ni, PTL_SIDE_APP, (int)target, PTL_AM_WAKE, NULL, 0, NULL, 0, NULL, NULL, NULL);
   ptl_tx_leave(ptl_x(ni));
+}
+
+/* ------------------------------------------- writing a Put in place (ptl.h) */
+typedef struct inplace {
+  ptl_pubent_t *e;
+  sc_room_t room;
+  ptl_size_t off, len; /* the room: remote offset, length */
+  uint32_t target;
+  ptl_pt_index_t pt;
+} inplace_t;
+_Static_assert(sizeof(inplace_t) <= sizeof(ptlx_inplace_t), "ptlx_inplace_t holds a reservation");
+
+int PtlXPutReserve(ptl_process_id_t target, ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t roff, ptl_size_t len,
+                   void **addr, ptlx_inplace_t *res) {
+  ptl_ni_t *ni = ptl_the_ni;
+  inplace_t *r = (inplace_t *)(void *)res;
+  ptl_x_t *x;
+  ptl_pubent_t *e;
+  ptl_size_t mlen;
+  int unmapped = 0;
+  if (PTL_UNLIKELY(!ni)) return PTL_NO_INIT;
+  x = ptl_x(ni);
+  if (!x->publish || target.nid >= (ptl_nid_t)ni->size || target.pid || pt > PTLX_PT_INDEX_MAX ||
+      !(e = sc_begin(x, target.nid, pt, bits, PTL_MD_OP_PUT, roff, len, &mlen, &unmapped)))
+    return PTL_FAIL;
+  if (!e->xev || !e->lbase || !(e = sc_xfind(x, e, target.nid, len, &roff, &mlen, pt, bits, &r->room))) {
+    sc_end(x);
+    return PTL_FAIL;
+  }
+  r->e = e;
+  r->off = roff;
+  r->len = mlen;
+  r->target = target.nid;
+  r->pt = pt;
+  if (PTL_UNLIKELY(mlen != len)) { /* (a truncating MD: not what was asked for) */
+    PtlXPutCancel(res);
+    return PTL_FAIL;
+  }
+  *addr = e->lbase + roff;
+  return PTL_OK; /* busy stays set: the entry cannot be revoked under the caller's writing */
+}
+
+int PtlXPutCommit(ptlx_inplace_t *res, ptl_size_t at, ptl_size_t len, ptl_match_bits_t bits, ptl_hdr_data_t hdr) {
+  ptl_ni_t *ni = ptl_the_ni;
+  inplace_t *r = (inplace_t *)(void *)res;
+  int w;
+  if (PTL_UNLIKELY(at > r->len || len > r->len - at || ((r->e->bits ^ bits) & r->e->mask))) {
+    PtlXPutCancel(res);
+    return PTLX_ARG_INVALID;
+  }
+  w = sc_xpost(ni, r->e, PTL_EVENT_PUT_END, &r->room, r->pt, bits, len, len, r->off + at, hdr);
+  sc_end(ptl_x(ni));
+  if (w == 2) sc_wake(ni, r->target);
+  ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_SHORTCUT_PUT, 1);
+  ptl_stat(ni, PTL_SIDE_APP, PTL_SR_SEND_LENGTH, len);
+  return PTL_OK;
+}
+
+void PtlXPutCancel(ptlx_inplace_t *res) {
+  ptl_ni_t *ni = ptl_the_ni;
+  inplace_t *r = (inplace_t *)(void *)res;
+  int wake = 0;
+  if (r->room.xm) { /* the room stays unused */
+    ptl_xmd_end(r->room.xm, r->room.crossed, r->room.ops);
+    wake = r->room.crossed || ptl_xmd_drained(r->room.xm);
+  }
+  sc_end(ptl_x(ni));
+  if (wake) sc_wake(ni, r->target);
 }
 
 /* ---------------------------------------------------------------- the calls */

@@ -1649,13 +1649,40 @@ static void t_reqrb_oneside(void) {
  * soon held, and 9 requests in 10 took the matched path.)  Checked: each
  * request's contents and the reply's, and, when both publish on a
  * transport that maps memory, that at least 3 in 4 of rank 1's requests
- * were shortcut Puts. */
+ * were shortcut Puts.  Run again (reqrb_inplace) with each request
+ * written in place (PtlXPutReserve/Commit, ptl.h) where rank 0 is mapped:
+ * room for 8 bytes more than the request, the request 0 or 8 bytes into
+ * it (hdr_data says which, so rank 0 knows how far the buffer's offset
+ * went); a room that does not fit before the buffer is full, and a peer
+ * that is not mapped, take PtlPutRegion instead. */
 #define RP_PT 21
 #define RP_BITS 0x9ull
 #define RP_RBITS 0xaull
 #define RP_LEN (32 * 1024)
 #define RP_MSG 4096
 #define RP_ITERS 3000
+#define RP_INPLACE (1ull << 40) /* in a request's hdr_data: written in place, at RP_SKIP(k) into a room RP_MSG + 8 */
+#define RP_SKIP(k) ((k) % 2 ? 8u : 0u)
+static int rp_inplace;
+
+/* Rank 1's request k (its header h): in place if asked for and possible,
+ * else a Put; 1 if in place. */
+static int rp_request(uint64_t k, uint64_t h, ptl_handle_md_t smd, void *sv) {
+  ptlx_inplace_t res;
+  void *a;
+  if (rp_inplace && PtlXPutReserve(pid_of(0), RP_PT, RP_BITS, 0, RP_MSG + 8, &a, &res) == PTL_OK) {
+    char *m = (char *)a + RP_SKIP(k);
+    h |= RP_INPLACE;
+    memcpy(m, &h, 8);
+    fill((unsigned char *)m + 8, RP_MSG - 8, (unsigned)k);
+    OK(PtlXPutCommit(&res, RP_SKIP(k), RP_MSG, RP_BITS, h));
+    return 1;
+  }
+  memcpy(sv, &h, 8);
+  fill((unsigned char *)sv + 8, RP_MSG - 8, (unsigned)k);
+  OK(PtlPutRegion(smd, 0, RP_MSG, PTL_NO_ACK_REQ, pid_of(0), RP_PT, 0, RP_BITS, 0, h));
+  return 0;
+}
 
 static void t_reqrb_pingpong(void) {
   ptl_handle_eq_t eq = PTL_EQ_NONE;
@@ -1664,7 +1691,7 @@ static void t_reqrb_pingpong(void) {
   void *mem[2] = {NULL, NULL}, *sv = NULL;
   ptl_md_t d[2];
   size_t used[2] = {0, 0};
-  int shortcut = publishes(0) && publishes(1) && !unmapped;
+  int shortcut = publishes(0) && publishes(1) && !unmapped, inplace = 0;
   ptl_sr_value_t sc0 = status(PTLX_SR_SHORTCUT_PUT);
   if (nprocs < 2) return; /* (a ping-pong of two processes) */
   if (rank == 0) {
@@ -1695,9 +1722,7 @@ static void t_reqrb_pingpong(void) {
     int which, rc = PTL_OK;
     if (rank == 1) {
       uint64_t h = 0x5250ull << 48 | k, r;
-      memcpy(sv, &h, 8);
-      fill((unsigned char *)sv + 8, RP_MSG - 8, (unsigned)k);
-      OK(PtlPutRegion(smd, 0, RP_MSG, PTL_NO_ACK_REQ, pid_of(0), RP_PT, 0, RP_BITS, 0, h));
+      inplace += rp_request(k, h, smd, sv);
       if ((rc = PtlEQPoll(&eq, 1, 10000, &e, &which)) == PTL_OK) {
         memcpy(&r, (char *)sv + RP_MSG, 8);
         if (e.type != PTL_EVENT_PUT_END || e.mlength != 8 || r != ~h)
@@ -1714,13 +1739,15 @@ static void t_reqrb_pingpong(void) {
           test_fail(__LINE__, "%s of an unknown MD", PtlEventKindStr(e.type));
         } else if (e.type == PTL_EVENT_PUT_END) {
           uint64_t h;
+          int in = (e.hdr_data & RP_INPLACE) != 0;
           memcpy(&h, (char *)mem[b] + e.offset, 8);
-          if (got || e.hdr_data != (0x5250ull << 48 | k) || h != e.hdr_data || e.mlength != RP_MSG ||
+          if (got || (e.hdr_data & ~RP_INPLACE) != (0x5250ull << 48 | k) || h != e.hdr_data || e.mlength != RP_MSG ||
+              (in && (e.offset - RP_SKIP(k) != used[b] || !rp_inplace)) || (!in && e.offset != used[b]) ||
               !filled((unsigned char *)mem[b] + e.offset + 8, RP_MSG - 8, (unsigned)k))
-            test_fail(__LINE__, "request %llu: hdr_data %llx, header %llx, %llu bytes at %llu of buffer %d",
+            test_fail(__LINE__, "request %llu: hdr_data %llx, header %llx, %llu bytes at %llu of buffer %d (%zu used)",
                       (unsigned long long)k, (unsigned long long)e.hdr_data, (unsigned long long)h,
-                      (unsigned long long)e.mlength, (unsigned long long)e.offset, b);
-          used[b] += e.mlength;
+                      (unsigned long long)e.mlength, (unsigned long long)e.offset, b, used[b]);
+          used[b] += e.mlength + (in ? 8 : 0);
           got = 1;
         } else if (e.type == PTL_EVENT_UNLINK) {
           used[b] = 0;
@@ -1751,6 +1778,10 @@ static void t_reqrb_pingpong(void) {
       test_fail(__LINE__, "%lld of %d requests took the shortcut (at least %d expected)", (long long)sc, RP_ITERS,
                 RP_ITERS * 3 / 4);
     if (!shortcut && !unmapped) CHECK(publishes(1) || sc == 0);
+    if (rp_inplace && shortcut && inplace < RP_ITERS * 3 / 4)
+      test_fail(__LINE__, "%d of %d requests were written in place (at least %d expected)", inplace, RP_ITERS,
+                RP_ITERS * 3 / 4);
+    if (!shortcut) CHECK(inplace == 0);
     OK(PtlMEUnlink(me));
   }
   if (rank == 0)
@@ -1762,6 +1793,116 @@ static void t_reqrb_pingpong(void) {
   }
   if (rank == 0)
     for (int b = 0; b < 2; b++) OK(PtlXMemFree(ni, mem[b]));
+  tbarrier();
+}
+
+static void t_reqrb_inplace(void) {
+  rp_inplace = 1;
+  t_reqrb_pingpong();
+  rp_inplace = 0;
+}
+
+/* PtlXPutReserve/Commit/Cancel one by one (ptl.h), rank 1 writing into
+ * rank 0: (a) a request buffer (locally managed, PTL_MD_MAX_SIZE): a
+ * cancelled room is skipped without an event, the next room follows it,
+ * a Commit names an offset into its room and a length; a Commit with
+ * match bits the entry does not take, or past its room, is
+ * PTLX_ARG_INVALID and posts nothing; a header alone (length 0).  (b) A
+ * remotely managed entry: the room is where remote_offset says; one past
+ * the entry's end is refused.  Where rank 0 is not mapped here every
+ * Reserve is PTL_FAIL, and rank 0 sees nothing. */
+#define IP_PT 22
+#define IP_BITS 0xbull
+/* PtlXPutReserve, retried for 5 s where the entry should be mapped (its
+ * publication travels asynchronously). */
+static int ip_reserve(int mapped, ptl_match_bits_t bits, ptl_size_t roff, ptl_size_t len, void **a,
+                      ptlx_inplace_t *r) {
+  int rc = PTL_FAIL;
+  for (int i = 0; i < (mapped ? 5000 : 1) && (rc = PtlXPutReserve(pid_of(0), IP_PT, bits, roff, len, a, r)) != PTL_OK;
+       i++)
+    usleep(1000);
+  return rc;
+}
+static void t_put_inplace(void) {
+  ptl_handle_eq_t eq = PTL_EQ_NONE;
+  ptl_handle_md_t rmd = 0, emd = 0;
+  ptl_handle_me_t me, eme = 0;
+  void *rb = NULL, *ent = NULL;
+  int mapped = publishes(0) && publishes(1) && !unmapped;
+  if (nprocs < 2) return;
+  if (rank == 0) {
+    ptl_md_t d = test_md(NULL, 0, 0, 0, PTL_EQ_NONE, NULL);
+    OK(PtlEQAlloc(ni, 64, PTL_EQ_HANDLER_NONE, &eq));
+    OK(PtlXMemAlloc(ni, 64 * 1024, &rb));
+    memset(rb, 0, 64 * 1024);
+    d = test_md(rb, 64 * 1024, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE, eq,
+                NULL);
+    d.max_size = 1024;
+    OK(PtlPost(ni, IP_PT, ANY, IP_BITS, 0, PTL_UNLINK, PTL_INS_AFTER, d, PTL_UNLINK, &me, &rmd));
+    OK(PtlXMemAlloc(ni, 4096, &ent));
+    memset(ent, 0, 4096);
+    OK(PtlPost(ni, IP_PT, ANY, IP_BITS + 1, 0, PTL_RETAIN, PTL_INS_AFTER,
+               test_md(ent, 4096, PTL_MD_THRESH_INF, RW | PTL_MD_EVENT_START_DISABLE, eq, NULL), PTL_RETAIN, &eme,
+               &emd));
+  }
+  tbarrier();
+  if (rank == 1) {
+    ptlx_inplace_t r;
+    void *a = NULL, *b = NULL;
+    int rc = ip_reserve(mapped, IP_BITS, 0, 72, &a, &r);
+    if (!mapped) {
+      CHECK(rc == PTL_FAIL);
+      CHECK(ip_reserve(0, IP_BITS + 1, 512, 128, &a, &r) == PTL_FAIL);
+    } else if (rc != PTL_OK) {
+      test_fail(__LINE__, "PtlXPutReserve: %s", PtlErrorStr(rc));
+    } else {
+      PtlXPutCancel(&r);
+      OK(PtlXPutReserve(pid_of(0), IP_PT, IP_BITS, 0, 72, &b, &r)); /* after the cancelled room */
+      CHECK((char *)b == (char *)a + 72);
+      fill((unsigned char *)b + 8, 64, 11);
+      OK(PtlXPutCommit(&r, 8, 64, IP_BITS, 0x1111));
+      OK(PtlXPutReserve(pid_of(0), IP_PT, IP_BITS, 0, 72, &b, &r));
+      RC(PtlXPutCommit(&r, 0, 64, IP_BITS + 1, 0x2222), PTLX_ARG_INVALID); /* bits it does not take */
+      OK(PtlXPutReserve(pid_of(0), IP_PT, IP_BITS, 0, 72, &b, &r));
+      RC(PtlXPutCommit(&r, 16, 64, IP_BITS, 0x3333), PTLX_ARG_INVALID); /* past the room */
+      OK(PtlXPutReserve(pid_of(0), IP_PT, IP_BITS, 0, 16, &b, &r));
+      OK(PtlXPutCommit(&r, 0, 0, IP_BITS, 0x4444)); /* a header alone */
+      /* (b) remotely managed */
+      OK(ip_reserve(1, IP_BITS + 1, 512, 128, &b, &r));
+      fill((unsigned char *)b + 16, 100, 12);
+      OK(PtlXPutCommit(&r, 16, 100, IP_BITS + 1, 0x5555));
+      OK(PtlXPutReserve(pid_of(0), IP_PT, IP_BITS + 1, 0, 8, &b, &r));
+      PtlXPutCancel(&r);
+      CHECK(PtlXPutReserve(pid_of(0), IP_PT, IP_BITS + 1, 4000, 200, &b, &r) == PTL_FAIL);
+    }
+  }
+  tbarrier();
+  if (rank == 0) {
+    if (mapped) {
+      static const struct {
+        uint64_t hdr, off, len;
+        unsigned seed;
+      } want[] = {{0x1111, 80, 64, 11}, {0x4444, 288, 0, 0}, {0x5555, 528, 100, 12}};
+      for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        ptl_event_t e;
+        int which, rc = PtlEQPoll(&eq, 1, 5000, &e, &which);
+        unsigned char *base = i < 2 ? rb : ent;
+        if (rc != PTL_OK || e.type != PTL_EVENT_PUT_END || e.hdr_data != want[i].hdr || e.offset != want[i].off ||
+            e.mlength != want[i].len || e.rlength != want[i].len || e.initiator.nid != 1 ||
+            !filled(base + e.offset, (size_t)e.mlength, want[i].seed))
+          test_fail(__LINE__, "event %zu: %s %s, hdr_data %llx, %llu bytes at %llu", i, PtlErrorStr(rc),
+                    rc == PTL_OK ? PtlEventKindStr(e.type) : "", (unsigned long long)e.hdr_data,
+                    (unsigned long long)e.mlength, (unsigned long long)e.offset);
+      }
+    }
+    EXPECT_NONE(eq, 100);
+    OK(PtlMDUnlink(rmd));
+    OK(PtlMDUnlink(emd));
+    OK(PtlMEUnlink(eme));
+    OK(PtlEQFree(eq));
+    OK(PtlXMemFree(ni, rb));
+    OK(PtlXMemFree(ni, ent));
+  }
   tbarrier();
 }
 
@@ -2481,6 +2622,8 @@ static const struct {
     {"events_oneside", t_events_oneside},
     {"reqrb_oneside", t_reqrb_oneside},
     {"reqrb_pingpong", t_reqrb_pingpong},
+    {"reqrb_inplace", t_reqrb_inplace},
+    {"put_inplace", t_put_inplace},
     {"late_ack", t_late_ack},
     {"atomic", t_atomic},
     {"iovec", t_iovec},

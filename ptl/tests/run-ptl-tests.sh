@@ -115,10 +115,10 @@ fi
 if [[ " $MODES " == *" offload "* ]]; then
   xflag=()
   if [ -n "$ompi" ]; then xflag=(-x UCX_TLS -x PTL_TEST_UNMAPPED); fi
-  subtests=(reqrb_oneside reqrb_pingpong)
+  subtests=(reqrb_oneside reqrb_pingpong reqrb_inplace put_inplace)
   conf_run 2 offload env UCX_TLS=tcp,self PTL_TEST_UNMAPPED=1
   subtests=()
-  report "np=2 mode=offload UCX_TLS=tcp,self reqrb_oneside reqrb_pingpong (eager matched path)" "$rc"
+  report "np=2 mode=offload UCX_TLS=tcp,self reqrb_oneside reqrb_pingpong reqrb_inplace put_inplace (eager matched path, nothing in place)" "$rc"
   # ... and shortcut Puts whose flush is a round trip: SEND_END first, the
   # ACK later; a revocation while their client stays out of ptl
   subtests=(late_ack publish)
