@@ -1030,8 +1030,9 @@ static int pam_request(gex_Rank_t dest, const stp_am_t *am) {
  * cannot wait: the room is held; the refund comes with the reply), 8 bytes
  * more than its body so that its payload can start 16-byte aligned
  * wherever the room does.  A reply's body must start its slot at the
- * requester (reply_slot), where the payload is 16-byte aligned only after
- * a header of 0 or 16 bytes: others go through the RplSB buffer.  No room
+ * requester (reply_slot), where the payload is 16-byte aligned only if
+ * the header words before it come to a multiple of 16 bytes (body_off 0):
+ * others go through the RplSB buffer.  No room
  * (a peer not mapped, a full ReqRB with none open after it): the slot or
  * buffer, as above. */
 static int pam_np_prepare(stp_np_t *np) {
