@@ -171,6 +171,8 @@ typedef struct inplace {
   uint32_t paid; /* a request's: the credits paid for all of the room */
 } inplace_t;
 #define NP_INPLACE ((uintptr_t)1 << 62) /* in stp_np_t's hold: written in place (the rest: as without) */
+/* A request's ReqSB slot, from its hold (its index + 1) */
+static inline uint32_t hold_slot(uintptr_t hold) { return (uint32_t)(hold & ~NP_INPLACE) - 1; }
 
 typedef struct reqrb {
   char *mem;
@@ -956,22 +958,27 @@ static void send_ask(gex_Rank_t dest, int immediate) {
                "PtlPutRegion (AM credit ask)");
 }
 
-/* The Commit of a request written in place (pam_np_prepare): its body
- * completed in the room at dest, and the PUT_END posted there.  Its credits
- * were paid for the whole room; what the target charges for the body, it
- * gives back with the reply, and the rest comes home with it too (the room
- * it took in the ReqRB is freed no earlier). */
+/* The request in slot si's room (pam_np_prepare) sent: len bytes of body
+ * at `at` in the room, the PUT_END posted at the target.  Its credits were
+ * paid for the whole room; what the target charges for the body, it gives
+ * back with the reply, and the rest comes home with it too (the room it
+ * took in the ReqRB is freed no earlier). */
+static void room_commit(uint32_t si, ptl_size_t at, size_t len, uint64_t bits, uint64_t hdr, const char *what) {
+  pa.slot[si].refund = pa.ipreq.paid - cost_of(len, 0);
+  stp_pc_check(PtlXPutCommit(&pa.ipreq.res, at, len, bits, hdr), what);
+}
+
+/* The Commit of a request written in place: its header words before the
+ * payload, then room_commit. */
 static int request_inplace(gex_Rank_t dest, const stp_am_t *am, unsigned cat) {
-  uint32_t si = (uint32_t)(am->np & ~NP_INPLACE) - 1, lid = si * SLOT_SIZE;
   char *body = (char *)am->src - hdr_bytes(cat, am->nargs);
   unsigned pad;
   uint64_t hdr;
   size_t len = build(body, am, cat, &pad, &hdr);
-  pa.slot[si].refund = pa.ipreq.paid - cost_of(len, 0);
-  stp_pc_check(PtlXPutCommit(&pa.ipreq.res, (ptl_size_t)(body - pa.ipreq.room), len,
-                             stp_amb(STP_PSEL_REQRB, cat, am->nargs, am->handler, pad, credits_want(&pa.cr, dest), lid),
-                             hdr),
-               "PtlXPutCommit (AM request)");
+  uint32_t si = hold_slot(am->np);
+  room_commit(si, (ptl_size_t)(body - pa.ipreq.room), len,
+              stp_amb(STP_PSEL_REQRB, cat, am->nargs, am->handler, pad, credits_want(&pa.cr, dest), si * SLOT_SIZE),
+              hdr, "PtlXPutCommit (AM request)");
   return GASNET_OK;
 }
 
@@ -995,7 +1002,7 @@ static int pam_request(gex_Rank_t dest, const stp_am_t *am) {
       (!slot_ready(unpacked ? 2 : 0) || (unpacked && !stp_pc_op_available())))
     return 1;
   if (STP_UNLIKELY(stp_am_pay(&pa.cr, dest, cost, am->flags, send_ask))) return 1;
-  si = am->np ? (uint32_t)(am->np - 1) : slot_get(dest);
+  si = am->np ? hold_slot(am->np) : slot_get(dest);
   as = &pa.slot[si];
   lid = si * SLOT_SIZE;
   boff = body_off(cat, am->nargs);
@@ -1088,15 +1095,13 @@ static int pam_np_prepare(stp_np_t *np) {
  * the credits home). */
 static void pam_np_cancel(const stp_np_t *np) {
   if (np->is_req && (np->hold & NP_INPLACE)) {
-    uint32_t si = (uint32_t)(np->hold & ~NP_INPLACE) - 1, lid = si * SLOT_SIZE;
-    pa.slot[si].refund = pa.ipreq.paid - cost_of(0, 0);
-    stp_pc_check(PtlXPutCommit(&pa.ipreq.res, 0, 0,
-                               stp_amb(STP_PSEL_REQRB, STP_AMB_SHORT, 0, 0, 0,
-                                       credits_want(&pa.cr, np->dest) | STP_AMB_ASK, lid),
-                               0),
-                 "PtlXPutCommit (a cancelled AM request)");
+    uint32_t si = hold_slot(np->hold);
+    room_commit(si, 0, 0,
+                stp_amb(STP_PSEL_REQRB, STP_AMB_SHORT, 0, 0, 0, credits_want(&pa.cr, np->dest) | STP_AMB_ASK,
+                        si * SLOT_SIZE),
+                0, "PtlXPutCommit (a cancelled AM request)");
   } else if (np->is_req) { /* the slot back, and the tokens slot_get took */
-    uint32_t si = (uint32_t)(np->hold - 1);
+    uint32_t si = hold_slot(np->hold);
     pa.slot[si].waiting = 0;
     stp_pc_tokens_give(3);
     slot_put(si);

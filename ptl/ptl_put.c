@@ -393,6 +393,15 @@ static inline __attribute__((always_inline)) int sc_xroom(ptl_pubent_t *e, ptl_s
   return ptl_xmd_reserve(r->xm, e->length, e->max_size, e->options, len, off, mlen, &r->crossed, &r->ops);
 }
 
+/* The end of room r (its message's event posted, or none to post): 1 if
+ * it left a full MD whose every operation has ended -- its owner
+ * deactivates and unlinks it, and must be told. */
+static inline __attribute__((always_inline)) int sc_xend(const sc_room_t *r) {
+  if (!r->xm) return 0;
+  ptl_xmd_end(r->xm, r->crossed, r->ops);
+  return PTL_UNLIKELY(r->crossed || ptl_xmd_drained(r->xm));
+}
+
 /* The END event of what went into room r (offset off, mlen of rlen
  * bytes), and the room's end.  1, or 2: the target's progress thread or
  * client must look (an MD to unlink, or a client that may be asleep). */
@@ -412,10 +421,7 @@ static inline __attribute__((always_inline)) int sc_xpost(ptl_ni_t *ni, ptl_pube
       atomic_fetch_add_explicit(&e->lsh->xdropped, 1, memory_order_seq_cst); /* reported by the owner's next take */
     }
   }
-  if (r->xm) {
-    ptl_xmd_end(r->xm, r->crossed, r->ops);
-    if (PTL_UNLIKELY(r->crossed || ptl_xmd_drained(r->xm))) return 2; /* a full MD: its owner deactivates, unlinks it */
-  }
+  if (sc_xend(r)) return 2;
   return atomic_load_explicit(&e->lsh->sleeping, memory_order_seq_cst) ? 2 : 1;
 }
 
@@ -542,11 +548,7 @@ int PtlXPutCommit(ptlx_inplace_t *res, ptl_size_t at, ptl_size_t len, ptl_match_
 void PtlXPutCancel(ptlx_inplace_t *res) {
   ptl_ni_t *ni = ptl_the_ni;
   inplace_t *r = (inplace_t *)(void *)res;
-  int wake = 0;
-  if (r->room.xm) { /* the room stays unused */
-    ptl_xmd_end(r->room.xm, r->room.crossed, r->room.ops);
-    wake = r->room.crossed || ptl_xmd_drained(r->room.xm);
-  }
+  int wake = sc_xend(&r->room); /* (the room stays unused) */
   sc_end(ptl_x(ni));
   if (wake) sc_wake(ni, r->target);
 }

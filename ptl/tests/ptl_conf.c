@@ -1797,6 +1797,10 @@ static void t_reqrb_pingpong(void) {
 }
 
 static void t_reqrb_inplace(void) {
+  /* (at 2 processes only: ranks 2.. take no part, and on 2 cores their
+   * CPU is what the relinking's publications need -- one np=4 offload run
+   * of the whole suite saw 1664 of 3000 shortcut Puts) */
+  if (nprocs > 2) return;
   rp_inplace = 1;
   t_reqrb_pingpong();
   rp_inplace = 0;
