@@ -8,11 +8,14 @@
  *   ReqRB   STAGEPORT_AM_REQRB (>= 2) locally managed MDs on AM_PTE,
  *           selector 0x3: requests are appended (every message a multiple
  *           of 8 bytes, so padding is the only waste); an MD with less than
- *           one largest request left goes inactive, ptl unlinks it, and it
- *           is posted again (before CB) once its UNLINK event is taken --
- *           by then every request in it has run, or, for an unpacked Long
- *           still waiting for its payload, has been copied out.  Events to
- *           AM_EQ.
+ *           one largest request left goes inactive, ptl posts its DRAINED
+ *           once every append into it has ended, and it is re-armed in
+ *           place -- emptied, and moved before CB (PtlXMERearm: the same
+ *           entry, so no publication travels to the writers) -- once that
+ *           event is taken: by then every request in it has run, or, for
+ *           an unpacked Long still waiting for its payload, has been copied
+ *           out.  (Seed 000 relinks it; the re-arming is ptl's extension,
+ *           issue 32 item 7.)  Events to AM_EQ.
  *   CB      the catch-all after the ReqRBs (same selector, truncating, no
  *           room): a request that finds every ReqRB full means the credits
  *           promised more than there is; its PUT_END (on SAFE_EQ) is a fatal
@@ -31,7 +34,7 @@
  *   CREDIT  dynamic credits only: AM_PTE selector 0x6, zero-length Puts
  *           with its own EQ (reclaim, release; Table 1 gives this duty to
  *           SYS, the conduit's, whose EQ is sized for exit notices).
- *   AM_EQ   request arrivals only (ReqRB, RARAM, ReqRB unlinks); everything
+ *   AM_EQ   request arrivals only (ReqRB, RARAM, ReqRBs drained); everything
  *           else -- reply arrivals, send completions -- is on SAFE_EQ.
  *
  * Header (portals_bits.h): category, handler, nargs, payload padding and a
@@ -178,7 +181,7 @@ typedef struct reqrb {
   char *mem;
   ptl_handle_me_t me;
   ptl_handle_md_t md;
-  int unlinked; /* its UNLINK taken, its relinking due once it is the front */
+  int drained; /* its DRAINED taken, its re-arming due once it is the front */
 } reqrb_t;
 
 static struct {
@@ -540,8 +543,8 @@ static void payload_arrived(const ptl_event_t *ev) {
   if (p->have_hdr) run_pending(p);
 }
 
-/* Post ReqRB i: at the end of the list the first time, before CB after. */
-static void reqrb_post(uint32_t i, int relink) {
+/* Post ReqRB i at the end of the list (at attach). */
+static void reqrb_post(uint32_t i) {
   ptl_process_id_t any = {PTL_NID_ANY, PTL_PID_ANY};
   ptl_md_t md;
   memset(&md, 0, sizeof(md));
@@ -549,35 +552,30 @@ static void reqrb_post(uint32_t i, int relink) {
   md.length = pa.rb_size;
   md.threshold = PTL_MD_THRESH_INF;
   md.max_size = MSG_MAX;
-  md.options = PTL_MD_OP_PUT | PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE;
+  md.options = PTL_MD_OP_PUT | PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE | PTLX_MD_REARM;
   md.user_ptr = (void *)(uintptr_t)i;
   md.eq_handle = pa.am_eq;
-  if (relink)
-    stp_pc_check(PtlMEMDPost(stp_pc.ni, pa.cb_me, any, STP_PSEL_REQRB, STP_PBITS_IGNORE, PTL_UNLINK, PTL_INS_BEFORE, md,
-                             PTL_UNLINK, &pa.rb[i].me, &pa.rb[i].md, pa.am_eq),
-                 "relinking a ReqRB");
-  else
-    stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_REQRB, STP_PBITS_IGNORE, PTL_UNLINK, PTL_INS_AFTER, md,
-                         PTL_UNLINK, &pa.rb[i].me, &pa.rb[i].md),
-                 "posting a ReqRB");
+  stp_pc_check(PtlPost(stp_pc.ni, STP_PC_AM_PTE, any, STP_PSEL_REQRB, STP_PBITS_IGNORE, PTL_RETAIN, PTL_INS_AFTER, md,
+                       PTL_RETAIN, &pa.rb[i].me, &pa.rb[i].md),
+               "posting a ReqRB");
 }
 
 /* ReqRB order.  The buffers are used in list order, each until it is full,
- * and a full one is relinked at the end of the list once its UNLINK is
+ * and a full one is re-armed at the end of the list once its DRAINED is
  * taken -- after every request in it has run.  A request found in a
- * buffer behind the front means the front is full but its UNLINK is not
+ * buffer behind the front means the front is full but its DRAINED is not
  * in yet (the progress thread posts it once the last append into it has
  * ended, and one-sided appends go on into the next buffer meanwhile).
  * Such requests wait, unrun, until the buffers before theirs are
- * relinked: their credits come back only when they run, so no more than
+ * re-armed: their credits come back only when they run, so no more than
  * the credits' worth can be appended behind a full buffer, and a buffer
- * is always relinked before the one after it can fill -- the room that
+ * is always re-armed before the one after it can fill -- the room that
  * the credits promise. */
 static void rb_advance(void) {
-  while (pa.rb[pa.front].unlinked) {
+  while (pa.rb[pa.front].drained) {
     uint32_t i = pa.front, k = 0;
-    pa.rb[i].unlinked = 0;
-    reqrb_post(i, 1);
+    pa.rb[i].drained = 0;
+    stp_pc_check(PtlXMERearm(pa.rb[i].me, pa.cb_me, PTL_INS_BEFORE), "re-arming a ReqRB");
     pa.front = (i + 1) % pa.nrb;
     for (uint32_t h = 0; h < pa.nheld; h++) { /* the new front's held requests run, in order */
       ptl_event_t ev = pa.held[h];
@@ -593,9 +591,9 @@ static void am_eq_event(const ptl_event_t *ev) {
   if (STP_UNLIKELY(ev->ni_fail_type != PTL_NI_OK))
     stp_fatal("Portals Core: a %s event from node %u failed in the network", PtlEventKindStr(ev->type),
               (unsigned)ev->initiator.nid);
-  if (ev->type == PTL_EVENT_UNLINK) { /* a full ReqRB: every request in it is in */
-    if (STP_UNLIKELY(i >= pa.nrb || pa.rb[i].unlinked)) stp_fatal("Portals Core: UNLINK of an unknown ReqRB");
-    pa.rb[i].unlinked = 1;
+  if (ev->type == PTLX_EVENT_DRAINED) { /* a full ReqRB: every request in it is in */
+    if (STP_UNLIKELY(i >= pa.nrb || pa.rb[i].drained)) stp_fatal("Portals Core: DRAINED of an unknown ReqRB");
+    pa.rb[i].drained = 1;
     rb_advance();
     return;
   }
@@ -1243,7 +1241,7 @@ static int pam_attach(void) {
   if (credits_init(&pa.cr, &cfg) != CREDITS_OK) stp_fatal("gasnet_attach: AM flow control: %s", credits_error(&pa.cr));
   if (dynamic()) credits_tick(&pa.cr, mono_ns());
 
-  /* AM_EQ: one event per credit, plus the ReqRBs' UNLINKs */
+  /* AM_EQ: one event per credit, plus the ReqRBs' DRAINEDs */
   pa.eq_events = capacity + nrb + 8;
   pa.maxheld = (uint32_t)(pa.eq_events * over); /* (requests behind a full ReqRB: at most the credits' worth) */
   if (!(pa.held = malloc(pa.maxheld * sizeof(*pa.held)))) stp_fatal("gasnet_attach: out of memory");
@@ -1274,7 +1272,7 @@ static int pam_attach(void) {
   if (!pa.rb) stp_fatal("gasnet_attach: out of memory");
   for (uint32_t i = 0; i < pa.nrb; i++) {
     pa.rb[i].mem = xalloc(pa.rb_size);
-    reqrb_post(i, 0);
+    reqrb_post(i);
   }
   /* CB: takes what misses every ReqRB, keeps nothing, tells SAFE_EQ */
   pa.cb_mem = xalloc(64);

@@ -281,6 +281,27 @@
  * map the memory (another host, ordinary memory) an event entry is
  * published but never written one-sidedly: everything is matched.
  *
+ * Re-armed request buffers (PTLX_MD_REARM, PtlXMERearm: an extension).
+ * Such a buffer stays published while full, and re-arming it sends
+ * nothing: its owner moves the ME (the matched path's list), takes it the
+ * next place in the publication order -- where a relinked buffer's
+ * publication would be -- and writes that order into the buffer's shared
+ * reservation state, then empties the running offset (the count of
+ * operations goes on, so a word read before the re-arming never compares
+ * equal again).  An initiator reads a re-armed buffer's order there, after
+ * its word: among the buffers of a match set that are open and not full it
+ * takes the one first in order, and a reservation fails when the order is
+ * no longer the one it chose the buffer at (it chooses again).  A
+ * re-armed buffer also names there the entry it follows now, and is passed
+ * over (matched) by an initiator that does not know that entry.  A follower
+ * opens once the buffer it follows is seen full, or is seen re-armed since
+ * its publication.  A re-armed buffer's publication goes to every peer at
+ * once (no later round would carry it to a lagging peer).  So a message goes where a full walk of the owner's
+ * list would put it, as for relinked buffers.  The operation that ends a
+ * full buffer's last operation (the one that sees `done` reach `final`)
+ * posts its PTLX_EVENT_DRAINED, one-sidedly or at the target's NIC, so
+ * no CPU of the owner takes part until its client takes that event.
+ *
  * ------------------------------------------------------------------------
  * 6. Atomic operations (Portals 4 semantics, Portals 3.3 argument style)
  * ------------------------------------------------------------------------
@@ -480,6 +501,15 @@ typedef struct {
  * still posts its SEND_END with the failure (unless END events are off), so
  * a failure is never silent. */
 #define PTLX_MD_EVENT_SEND_DISABLE 0x0200u
+/* Extension: a request buffer that is re-armed rather than relinked.  For
+ * a locally managed MD with PTL_MD_MAX_SIZE, attached with PTL_RETAIN (the
+ * ME may be either).  When it becomes inactive (less than max_size left)
+ * and every operation begun on it has ended, its EQ gets PTLX_EVENT_DRAINED
+ * (where a PTL_UNLINK MD would get PTL_EVENT_UNLINK) and the MD stays
+ * attached, inactive, until PtlXMERearm (below) empties it and moves its ME
+ * -- the same entry, so a published one stays published: no revocation
+ * and no publication travels (ptl.h section 5). */
+#define PTLX_MD_REARM 0x0400u
 
 typedef enum {
   PTL_EVENT_GET_START,
@@ -498,7 +528,10 @@ typedef enum {
   PTL_EVENT_ATOMIC_START,
   PTL_EVENT_ATOMIC_END,
   PTL_EVENT_FETCH_ATOMIC_START,
-  PTL_EVENT_FETCH_ATOMIC_END
+  PTL_EVENT_FETCH_ATOMIC_END,
+  /* extension: a PTLX_MD_REARM request buffer is full and every operation
+   * on it has ended (after all of its END events) */
+  PTLX_EVENT_DRAINED
 } ptl_event_kind_t;
 
 /* Atomic operations and datatypes (section 6; Portals 4's names). */
@@ -708,6 +741,15 @@ int PtlMEMDPost(ptl_handle_ni_t ni_handle, ptl_handle_me_t base, ptl_process_id_
                 ptl_match_bits_t ignore_bits, ptl_unlink_t unlink, ptl_ins_pos_t position, ptl_md_t md,
                 ptl_unlink_t unlink_op, ptl_handle_me_t *me_handle, ptl_handle_md_t *md_handle,
                 ptl_handle_eq_t eq_handle);
+
+/* Extension: re-arm a PTLX_MD_REARM request buffer once its
+ * PTLX_EVENT_DRAINED has been posted -- its running offset back to 0, the
+ * MD active again, and its ME moved before or after `base` (another ME of
+ * the same list), as if relinked there with PtlMEMDPost, but the same ME
+ * and MD (handles unchanged).  PTL_ME_INVALID for a bad or unlinked ME or
+ * base (or base == the ME), PTL_MD_INVALID for an ME without such an MD,
+ * PTL_MD_IN_USE while the buffer is still active or not yet drained. */
+int PtlXMERearm(ptl_handle_me_t me_handle, ptl_handle_me_t base, ptl_ins_pos_t position);
 
 /* ---------------------------------------------------------------- EQs */
 /* count >= 1 events (rounded up to a power of two, at least 2); count 0

@@ -157,6 +157,8 @@ typedef struct ptl_mdo {
   uint32_t pending;   /* operations in progress */
   uint8_t inactive;
   uint8_t unlink_pending; /* inactive + PTL_UNLINK: unlink when pending drains */
+  uint8_t drain_owed;     /* inactive + PTLX_MD_REARM, no xmd: PTLX_EVENT_DRAINED when pending drains (with an
+                           * xmd: the operation that drains it posts it, ptl_xmd_end) */
   ptl_meo_t *me;          /* attached to, or NULL (bound) */
   ptl_reg_t reg;
   /* for posting events quickly (set when built) */
@@ -251,14 +253,22 @@ static inline __attribute__((always_inline)) void ptl_rec_put(ptl_eq_slot_t *s, 
  * and the running offset (lower 40); an operation that has placed its data
  * and posted its event adds one to `done`; the one that made the MD
  * inactive stores the count of operations begun (itself included) in
- * `final`, so the MD is unlinked once `done` has caught up with it. */
+ * `final`, so the MD is unlinked once `done` has caught up with it.  A
+ * PTLX_MD_REARM buffer keeps its state when PtlXMERearm empties it: `final`
+ * back to 0, the offset back to 0 and the count of operations going on
+ * (so a stale word never compares equal again), and `order` -- its place in
+ * the owner's publication order, which the initiators read here rather
+ * than from the publication, and the entry it follows now -- written first
+ * (ptl_pub.c). */
 #define PTL_XMD_OFF_BITS 40
 #define PTL_XMD_OFF_MASK ((1ull << PTL_XMD_OFF_BITS) - 1)
 typedef struct ptl_xmd {
   _Atomic uint64_t word;
   _Atomic uint64_t done;
   _Atomic uint64_t final; /* 0: still active */
-  uint64_t pad[5];
+  _Atomic uint64_t order;    /* (published) */
+  _Atomic uint64_t after_id; /* re-armed: the ME it follows now (its handle; 0: none) */
+  uint64_t pad[3];
 } ptl_xmd_t;
 #define PTL_XMD_PER_EQ 64
 
@@ -335,14 +345,18 @@ typedef struct ptl_eqo {
  * max_size, options) whose running offset is in xm: 1 with the offset,
  * the length taken, and whether this message made the MD inactive (*ops:
  * the operations begun, this one included, modulo 2^24); 0 when the MD is
- * inactive or cannot hold the message.  Any thread of any process that
- * maps xm. */
+ * inactive or cannot hold the message, or (order != 0) when its place in
+ * the publication order is no longer `order` (re-armed since the caller
+ * chose it).  Any thread of any process that maps xm. */
 static inline int ptl_xmd_reserve(ptl_xmd_t *xm, uint64_t length, uint64_t max_size, unsigned opts,
-                                  uint64_t rlength, uint64_t *off, uint64_t *mlen, int *crossed, uint64_t *ops) {
-  uint64_t w = atomic_load_explicit(&xm->word, memory_order_relaxed);
+                                  uint64_t rlength, uint64_t *off, uint64_t *mlen, int *crossed, uint64_t *ops,
+                                  uint64_t order) {
+  /* acquire: a word that PtlXMERearm reset comes with its new order */
+  uint64_t w = atomic_load_explicit(&xm->word, memory_order_acquire);
   for (;;) {
     uint64_t o = w & PTL_XMD_OFF_MASK, ml, n = (w >> PTL_XMD_OFF_BITS) + 1;
     if (o > length || ((opts & PTL_MD_MAX_SIZE) && length - o < max_size)) return 0;
+    if (order && atomic_load_explicit(&xm->order, memory_order_relaxed) != order) return 0;
     if (rlength <= length - o)
       ml = rlength;
     else if (opts & PTL_MD_TRUNCATE)
@@ -350,7 +364,7 @@ static inline int ptl_xmd_reserve(ptl_xmd_t *xm, uint64_t length, uint64_t max_s
     else
       return 0;
     if (atomic_compare_exchange_weak_explicit(&xm->word, &w, n << PTL_XMD_OFF_BITS | (o + ml), memory_order_acq_rel,
-                                              memory_order_relaxed)) {
+                                              memory_order_acquire)) {
       *off = o;
       *mlen = ml;
       *crossed = (opts & PTL_MD_MAX_SIZE) && length - (o + ml) < max_size;
@@ -364,9 +378,13 @@ static inline int ptl_xmd_reserve(ptl_xmd_t *xm, uint64_t length, uint64_t max_s
 static inline void ptl_xmd_full(ptl_xmd_t *xm, uint64_t ops) {
   atomic_store_explicit(&xm->final, ops | 1ull << 63, memory_order_release);
 }
-static inline void ptl_xmd_end(ptl_xmd_t *xm, int crossed, uint64_t ops) {
+/* 1 if this was the last operation of the MD full now (the only one that
+ * sees `done` catch up with `final`: it posts a re-armed buffer's DRAINED). */
+static inline int ptl_xmd_end(ptl_xmd_t *xm, int crossed, uint64_t ops) {
   if (crossed) ptl_xmd_full(xm, ops);
-  atomic_fetch_add_explicit(&xm->done, 1, memory_order_release);
+  uint64_t d = atomic_fetch_add_explicit(&xm->done, 1, memory_order_acq_rel) + 1;
+  uint64_t f = atomic_load_explicit(&xm->final, memory_order_acquire);
+  return f && ((d ^ f) & ((1u << 24) - 1)) == 0;
 }
 /* Has every operation begun on an inactive MD ended? */
 static inline int ptl_xmd_drained(ptl_xmd_t *xm) {
@@ -401,6 +419,10 @@ typedef struct ptl_hooks {
    * (without list_changed: the MD unlinked itself): stop watching it,
    * revoke the ME later */
   void (*md_gone)(ptl_ni_t *ni, ptl_mdo_t *md);
+  /* lock held, app side: me (a PTLX_MD_REARM buffer's) has just moved in
+   * its list; its MD is about to take messages again: give a published
+   * one its new place in the order */
+  void (*me_rearmed)(ptl_ni_t *ni, ptl_meo_t *me);
 } ptl_hooks_t;
 
 struct ptl_ni {
@@ -696,8 +718,12 @@ static inline int ptl_id_accepts(ptl_process_id_t f, ptl_process_id_t src) {
  * (event-free), or PTL_PUB_EVENTS (an event entry). */
 int ptl_me_publishable(const ptl_meo_t *me, uint64_t *after);
 /* Lock held: md goes inactive (and is unlinked once its operations end, if
- * it was attached with PTL_UNLINK). */
+ * it was attached with PTL_UNLINK; a PTLX_MD_REARM one owes its DRAINED). */
 void ptl_md_deactivate(ptl_mdo_t *md);
+/* Lock held: post a full PTLX_MD_REARM MD's DRAINED if it is due (no
+ * xmd); post it. */
+void ptl_md_drain_check(ptl_ni_t *ni, ptl_mdo_t *md, int side);
+void ptl_md_drained(ptl_ni_t *ni, ptl_mdo_t *md, int side);
 
 /* Atomic operations (ptl.h section 6).  Bytes of an element of dt; 0: not
  * a datatype. */
@@ -762,6 +788,8 @@ void ptl_md_scatter(const ptl_mdo_t *md, ptl_size_t off, const void *src, ptl_si
 int ptl_me_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *base, ptl_process_id_t match_id, ptl_match_bits_t bits,
                ptl_match_bits_t ignore, ptl_unlink_t unlink, ptl_ins_pos_t pos,
                ptl_meo_t **out); /* lock held; base NULL: head/tail of pt's list */
+/* Lock held: link me into l before/after base (NULL: l's head/tail). */
+void ptl_list_insert(ptl_list_t *l, ptl_meo_t *me, ptl_meo_t *base, ptl_ins_pos_t pos);
 void ptl_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone); /* lock not held */
 void ptl_list_dirty(ptl_ni_t *ni);                                       /* lock not held: lists the rx side changed */
 

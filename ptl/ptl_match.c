@@ -11,6 +11,20 @@ static void md_free(ptl_ni_t *ni, ptl_mdo_t *md);
 void ptl_md_deactivate(ptl_mdo_t *md) {
   PTL_WR(md->inactive, 1);
   if (md->unlink_op == PTL_UNLINK) md->unlink_pending = 1;
+  else if ((md->d.options & PTLX_MD_REARM) && !md->xmd) md->drain_owed = 1;
+}
+
+/* A re-armed buffer that is full: its PTLX_EVENT_DRAINED once every
+ * operation begun on it has ended (at most once per filling). */
+void ptl_md_drain_check(ptl_ni_t *ni, ptl_mdo_t *md, int side) {
+  if (!md->drain_owed || md->pending) return;
+  md->drain_owed = 0;
+  ptl_md_drained(ni, md, side);
+}
+
+void ptl_md_drained(ptl_ni_t *ni, ptl_mdo_t *md, int side) {
+  ptl_evinfo_t in = {ni->id, md->me ? md->me->pt : 0, 0, 0, 0, 0, 0, 0, PTL_NI_OK};
+  ptl_md_event(ni, md, PTLX_EVENT_DRAINED, &in, side);
 }
 
 void ptl_md_consume(ptl_mdo_t *md) {
@@ -22,6 +36,7 @@ void ptl_md_consume(ptl_mdo_t *md) {
 
 void ptl_md_release(ptl_ni_t *ni, ptl_mdo_t *md, const ptl_evinfo_t *info, int side) {
   if (md->pending) md->pending--;
+  if (PTL_UNLIKELY(md->drain_owed)) ptl_md_drain_check(ni, md, side);
   if (md->pending || !md->unlink_pending) return;
   if (md->xmd && !ptl_xmd_drained(md->xmd)) return; /* one-sided appends still going: the rx side polls */
   ptl_md_event(ni, md, PTL_EVENT_UNLINK, info, side);
@@ -140,7 +155,7 @@ int ptl_match(ptl_ni_t *ni, const ptl_req_t *r, ptl_hit_t *hit, int side) {
     if (!md || md->inactive || (md->d.options & opbit) != opbit) continue;
     if (md->xmd) { /* an event entry's running offset: shared with one-sided appenders */
       if (!ptl_xmd_reserve(md->xmd, md->len, md->d.max_size, md->d.options & ~(trunc ^ PTL_MD_TRUNCATE),
-                           r->rlength, &off, &mlen, &crossed, &xops))
+                           r->rlength, &off, &mlen, &crossed, &xops, 0))
         continue;
       break;
     }
@@ -197,7 +212,8 @@ void ptl_match_end(ptl_ni_t *ni, const ptl_req_t *r, const ptl_hit_t *hit, ptl_n
   /* an operation that reserved through the shared state ends there (not
    * one that began before the MD was published; and not once the state is
    * given back: then the MD counts only `pending`) */
-  if (hit->xmd && hit->md->xmd == hit->xmd) atomic_fetch_add_explicit(&hit->xmd->done, 1, memory_order_release);
+  if (hit->xmd && hit->md->xmd == hit->xmd && ptl_xmd_end(hit->xmd, 0, 0) && (hit->md->d.options & PTLX_MD_REARM))
+    ptl_md_drained(ni, hit->md, side);
   ptl_md_release(ni, hit->md, &in, side);
 }
 
@@ -224,7 +240,8 @@ int ptl_me_publishable(const ptl_meo_t *me, uint64_t *after) {
   const ptl_eqo_t *eq;
   unsigned opts;
   int kind = PTL_PUB_PLAIN;
-  if (!me->linked || !md || md->inactive || md->unlink_pending) return 0;
+  /* (a full re-armed buffer stays published: it will be re-armed in place) */
+  if (!me->linked || !md || (md->inactive && !(md->d.options & PTLX_MD_REARM)) || md->unlink_pending) return 0;
   opts = md->d.options;
   if (md->d.threshold != PTL_MD_THRESH_INF || !(opts & (PTL_MD_OP_PUT | PTL_MD_OP_GET)) || (opts & PTL_MD_IOVEC))
     return 0;

@@ -8,7 +8,8 @@
 
 #define PTL_MD_ALL_OPTIONS                                                                                             \
   (PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE | PTL_MD_ACK_DISABLE | PTL_MD_IOVEC |        \
-   PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE | PTLX_MD_EVENT_SEND_DISABLE)
+   PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE | PTL_MD_EVENT_END_DISABLE | PTLX_MD_EVENT_SEND_DISABLE |              \
+   PTLX_MD_REARM)
 
 void ptl_pieces_drop(ptl_ni_t *ni, ptl_pieces_t *p) {
   if (!p) return;
@@ -87,6 +88,10 @@ int ptl_md_build(ptl_ni_t *ni, const ptl_md_t *d, ptl_unlink_t unlink_op, ptl_md
   ptl_mdo_t *md;
   if (d->eq_handle != PTL_EQ_NONE && !ptl_pool_get(&ni->eqs, d->eq_handle)) return PTL_EQ_INVALID;
   if (unlink_op != PTL_RETAIN && unlink_op != PTL_UNLINK) return PTL_MD_ILLEGAL;
+  /* re-armed: a locally managed request buffer that stays (ptl.h) */
+  if ((d->options & PTLX_MD_REARM) && (unlink_op != PTL_RETAIN || (d->options & (PTL_MD_MANAGE_REMOTE | PTL_MD_IOVEC)) ||
+                                       !(d->options & PTL_MD_MAX_SIZE)))
+    return PTL_MD_ILLEGAL;
   if (PTL_UNLIKELY(ni->limbo != NULL)) ptl_limbo_reap(ni);
   if (!(md = ptl_pool_alloc(&ni->mds))) return PTL_NO_SPACE;
   md->d = *d;

@@ -20,8 +20,14 @@ int ptl_me_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *base, ptl_process_id_
   me->bits = bits;
   me->mask = ~ignore;
   me->unlink = unlink;
-  /* neighbours: insert between prev and next */
-  ptl_meo_t *prev, *next;
+  ptl_list_insert(l, me, base, pos);
+  l->ever_used = 1;
+  *out = me;
+  return PTL_OK;
+}
+
+void ptl_list_insert(ptl_list_t *l, ptl_meo_t *me, ptl_meo_t *base, ptl_ins_pos_t pos) {
+  ptl_meo_t *prev, *next; /* neighbours: insert between prev and next */
   if (base) {
     prev = pos == PTL_INS_BEFORE ? base->prev : base;
     next = pos == PTL_INS_BEFORE ? base : base->next;
@@ -41,9 +47,6 @@ int ptl_me_new(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *base, ptl_process_id_
     l->tail = me;
   me->linked = 1;
   l->len++;
-  l->ever_used = 1;
-  *out = me;
-  return PTL_OK;
 }
 
 void ptl_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
@@ -178,5 +181,43 @@ int PtlMEUnlink(ptl_handle_me_t me_handle) {
   ptl_lock(ni);
   ptl_me_unlink_now(ni, me);
   ptl_unlock(ni);
+  return PTL_OK;
+}
+
+int PtlXMERearm(ptl_handle_me_t me_handle, ptl_handle_me_t base_handle, ptl_ins_pos_t position) {
+  ptl_ni_t *ni = ptl_ni_of(me_handle);
+  ptl_meo_t *me, *base;
+  ptl_mdo_t *md;
+  ptl_pt_index_t pt;
+  int rc = PTL_OK;
+  if (!ni) return PTL_ME_INVALID;
+  if (position != PTL_INS_BEFORE && position != PTL_INS_AFTER) return PTL_ME_INVALID;
+  ptl_lock(ni);
+  if (!(me = ptl_pool_get(&ni->mes, me_handle)) || !me->linked || !(base = ptl_pool_get(&ni->mes, base_handle)) ||
+      !base->linked || base == me || base->pt != me->pt)
+    rc = PTL_ME_INVALID;
+  else if (!(md = me->md) || !(md->d.options & PTLX_MD_REARM))
+    rc = PTL_MD_INVALID;
+  else if (md->pending || !(md->xmd && atomic_load_explicit(&md->xmd->final, memory_order_acquire)
+                                 ? ptl_xmd_drained(md->xmd)
+                                 : md->inactive && !md->drain_owed))
+    rc = PTL_MD_IN_USE; /* still taking messages, or its DRAINED not posted yet */
+  if (rc != PTL_OK) {
+    ptl_unlock(ni);
+    return rc;
+  }
+  pt = me->pt;
+  ptl_list_remove(ni, me);
+  ptl_list_insert(&ni->pt[pt], me, base, position);
+  md->loffset = 0;
+  if (md->xmd) { /* published: its new order first, then the room (ptl_xmd_t) */
+    if (ni->hooks && ni->hooks->me_rearmed) ni->hooks->me_rearmed(ni, me);
+    atomic_store_explicit(&md->xmd->final, 0, memory_order_relaxed);
+    uint64_t w = atomic_load_explicit(&md->xmd->word, memory_order_relaxed);
+    atomic_store_explicit(&md->xmd->word, w & ~PTL_XMD_OFF_MASK, memory_order_release);
+  }
+  PTL_WR(md->inactive, 0);
+  ptl_unlock(ni);
+  ptl_list_changed(ni, pt, NULL); /* (what the move shadows or uncovers) */
   return PTL_OK;
 }

@@ -260,6 +260,7 @@ const char *PtlEventKindStr(ptl_event_kind_t kind) {
       "PTL_EVENT_GETPUT_START", "PTL_EVENT_GETPUT_END", "PTL_EVENT_REPLY_START", "PTL_EVENT_REPLY_END",
       "PTL_EVENT_SEND_START",   "PTL_EVENT_SEND_END",   "PTL_EVENT_ACK",         "PTL_EVENT_UNLINK",
       "PTL_EVENT_ATOMIC_START", "PTL_EVENT_ATOMIC_END", "PTL_EVENT_FETCH_ATOMIC_START", "PTL_EVENT_FETCH_ATOMIC_END",
+      "PTLX_EVENT_DRAINED",
   };
   return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "(not a ptl event)";
 }

@@ -338,12 +338,15 @@ static void xmd_release(ptl_ni_t *ni, const pub_item_t *it) {
   if (!eq || !it->xslot1) return;
   xm = &eq->sh->xmd[it->xslot1 - 1];
   if (me && me->xslot1 == it->xslot1 && me->xeq == eq && (md = me->md) && md->xmd == xm) {
+    int drained = ptl_xmd_drained(xm); /* (a re-armed buffer's DRAINED posted by then: ptl_xmd_end) */
     watch_drop(ptl_x(ni), md);
     md->loffset = atomic_load(&xm->word) & PTL_XMD_OFF_MASK;
     md->xmd = NULL;
     if (atomic_load(&xm->final) && !md->inactive) ptl_md_deactivate(md);
+    if (drained) md->drain_owed = 0;
     if (md->unlink_pending && !md->pending) /* filled by one-sided appends, and nothing else is pending */
       xmd_unlink(ni, md, PTL_SIDE_APP);
+    ptl_md_drain_check(ni, md, PTL_SIDE_APP);
   }
   if (me && me->xeq == eq && me->xslot1 == it->xslot1) {
     me->xeq = NULL;
@@ -427,7 +430,11 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
     int want = ptl_me_publishable(me, &after);
     /* published after a request buffer, it may stay so while that one is the nearest before it still taking
      * messages, or once none is (the initiators open it when they see that one full) */
-    if (me->pub == PTL_PUB_YES && want && after && after != me->pub_after) want = 0;
+    if (me->pub == PTL_PUB_YES && want && after && after != me->pub_after) {
+      /* (a re-armed buffer's place is its order, which the initiators read in its reservation state) */
+      if (me->md->d.options & PTLX_MD_REARM) me->pub_after = after;
+      else want = 0;
+    }
     if (me->pub == PTL_PUB_YES && !want && me->md && me->md->xmd && atomic_load(&me->md->xmd->final)) {
       /* a full request buffer: revoked lazily, as above -- when its MD goes with its ME (ptl_pub_md_gone), which
        * is when its owner relinks it, so that the revocation and the new publication share one message; the
@@ -451,6 +458,10 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
       }
       me->pub_order = ++x->pub_order;
       me->pub_after = after;
+      if (me->md->xmd) {
+        atomic_store_explicit(&me->md->xmd->order, me->pub_order, memory_order_relaxed);
+        atomic_store_explicit(&me->md->xmd->after_id, 0, memory_order_relaxed); /* (its publication's `after`) */
+      }
       item_of(ni, me, PTL_CTL_PUBLISH, &it);
       vec_add(&pub, &it, NULL);
       if (pub.n > n) me->pub = PTL_PUB_YES;
@@ -475,7 +486,9 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   for (size_t i = 0; i < rev.n; i++) batch_add(&batch, &rev.v[i].w, NULL, 0, NULL, 0);
   for (size_t i = 0; i < pub.n; i++) {
     publish(ni, &pub.v[i], &batch);
-    urgent |= !pub.v[i].w.xslot1; /* only request buffers' records wait for lagging peers */
+    /* only relinked request buffers' records wait for lagging peers (a re-armed one is published once: no
+     * later round would take it to them) */
+    urgent |= !pub.v[i].w.xslot1 || (pub.v[i].w.options & PTLX_MD_REARM);
     ptl_stat(ni, PTL_SIDE_APP, PTLX_SR_PUBLISHED, 1);
   }
   if (batch.n) x->ctl_rounds++;
@@ -507,6 +520,22 @@ void ptl_pub_list_changed(ptl_ni_t *ni, ptl_pt_index_t pt, ptl_meo_t *gone) {
   ptl_tx_leave(x);
 }
 
+/* Lock held (PtlXMERearm): a published re-armed buffer, moved, is last in
+ * the publication order -- where a relinked one would be published --
+ * without a message: the initiators read its order in its reservation
+ * state, before its emptied word (ptl_xmd_t). */
+void ptl_pub_me_rearmed(ptl_ni_t *ni, ptl_meo_t *me) {
+  uint64_t after;
+  if (me->pub != PTL_PUB_YES || !me->md || !me->md->xmd) return;
+  uint64_t id = 0;
+  me->pub_order = ++ptl_x(ni)->pub_order;
+  if (ptl_me_publishable(me, &after)) me->pub_after = after;
+  for (const ptl_meo_t *y = me->prev; after && y && !id; y = y->prev)
+    if (y->pub == PTL_PUB_YES && y->pub_order == after) id = ptl_obj_handle(&ni->mes, y);
+  atomic_store_explicit(&me->md->xmd->after_id, id, memory_order_relaxed);
+  atomic_store_explicit(&me->md->xmd->order, me->pub_order, memory_order_relaxed);
+}
+
 /* The progress thread: locally managed event entries that one-sided
  * appends made inactive -- deactivate them (and have the app side revoke
  * them), and unlink them with their UNLINK event once every append has
@@ -517,7 +546,10 @@ void ptl_pub_poll(ptl_ni_t *ni) {
   ptl_lock(ni);
   for (int i = 0; i < atomic_load_explicit(&x->nxmd, memory_order_relaxed); i++) {
     ptl_mdo_t *md = x->xmds[i];
-    if (!atomic_load_explicit(&md->xmd->final, memory_order_acquire) || (md->inactive && !md->unlink_pending)) continue;
+    /* (a re-armed buffer: the operation that drains it posts its DRAINED, and PtlXMERearm empties it) */
+    if (!atomic_load_explicit(&md->xmd->final, memory_order_acquire) || (md->inactive && !md->unlink_pending) ||
+        (md->d.options & PTLX_MD_REARM))
+      continue;
     if (!md->inactive) {
       ptl_md_deactivate(md);
       if (md->me) atomic_fetch_or_explicit(&ni->pub_dirty, 1ull << md->me->pt, memory_order_relaxed);
@@ -654,7 +686,7 @@ static int entry_file(ptl_x_t *x, ptl_peer_t *peer, const ptl_wctl_t *w, const v
   e->base = w->base;
   e->length = w->length;
   e->xev = (w->flags & PTL_CTL_EVENTS) && w->rkey2_len < w->rkey_len;
-  e->order = w->order;
+  e->order = e->cur = w->order;
   e->after = w->after;
   atomic_store_explicit(&e->open, !w->after, memory_order_relaxed);
   if (e->xev) {

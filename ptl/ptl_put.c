@@ -80,31 +80,106 @@ static ucs_status_t pub_unpack(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
   return UCS_OK;
 }
 
+/* Client thread, busy set: a PENDING entry's first use -- its key is
+ * unpacked here, by the thread that uses it.  0 if it cannot be used. */
+static int pub_validate(ptl_x_t *x, uint32_t target, ptl_pubent_t *e) {
+  int pending = PUB_PENDING;
+  if (atomic_load(&e->state) != PUB_PENDING) return 1;
+  if (pub_unpack(x, target, e) != UCS_OK) return 0;
+  return atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID); /* (0: revoked meanwhile) */
+}
+
+/* Is the locally managed event entry e inactive (full: it can never take
+ * anything again -- until re-armed)? */
+static int sc_xfull(ptl_pubent_t *e) {
+  uint64_t o;
+  if (!e->xslot1 || (e->options & PTL_MD_MANAGE_REMOTE)) return 0;
+  o = atomic_load_explicit(&e->lsh->xmd[e->xslot1 - 1].word, memory_order_acquire) & PTL_XMD_OFF_MASK;
+  return o > e->length || ((e->options & PTL_MD_MAX_SIZE) && e->length - o < e->max_size);
+}
+
+/* The current order of a re-armed buffer e, validated and mapped here
+ * (read after its word: *full says whether that word is full; *after_id
+ * the entry it follows since its last re-arming, 0: as published). */
+static uint64_t rearm_order(ptl_pubent_t *e, int *full, uint64_t *after_id) {
+  *full = sc_xfull(e);
+  *after_id = atomic_load_explicit(&e->lsh->xmd[e->xslot1 - 1].after_id, memory_order_relaxed);
+  return atomic_load_explicit(&e->lsh->xmd[e->xslot1 - 1].order, memory_order_relaxed);
+}
+
+/* Does this process know peer's entry `id` (published, not revoked)? */
+static int pub_knows(ptl_peer_t *peer, uint64_t id) {
+  int n = atomic_load_explicit(&peer->npub, memory_order_acquire);
+  for (int i = 0; i < n; i++) {
+    int st = atomic_load(&peer->pub[i].state);
+    if ((st == PUB_VALID || st == PUB_PENDING) && peer->pub[i].id == id) return 1;
+  }
+  return 0;
+}
+
+/* Client thread, busy set: may the re-armed buffer e, published to follow
+ * another, take messages?  Only once that one has been full (ptl.h
+ * section 5) -- which no message says for a re-armed buffer: it is full
+ * now, or re-armed since its publication (its order moved on). */
+static int rearm_opens(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl_pubent_t *e) {
+  int n = atomic_load_explicit(&peer->npub, memory_order_acquire), full;
+  uint64_t after_id;
+  for (int i = 0; i < n; i++) {
+    ptl_pubent_t *p = &peer->pub[i];
+    int st = atomic_load(&p->state);
+    if ((st != PUB_VALID && st != PUB_PENDING) || p->order != e->after || !(p->options & PTLX_MD_REARM) || !p->xev)
+      continue;
+    if (!pub_validate(x, target, p) || !p->lsh || !p->xslot1) return 0;
+    if (rearm_order(p, &full, &after_id) == p->order && !full) return 0;
+    atomic_store_explicit(&e->open, 1, memory_order_release);
+    return 1;
+  }
+  return 0; /* (not known here yet: matched) */
+}
+
 /* Client thread, busy set: the published entry of peer that certainly
  * takes a message (pt, bits) if its MD accepts it -- the first in the
  * owner's publication order after `above` that is open (request buffers
  * of one match set are published in list order, each open once the one
- * before it is full: ptl.h section 5); NULL if none.  Revoked entries
- * found on the way are cleared. */
+ * before it is full: ptl.h section 5); NULL if none.  A re-armed buffer
+ * (PTLX_MD_REARM) that is mapped here has its current order in its
+ * reservation state, read after its word (so a full one is passed over,
+ * and one emptied since comes with its new order), and is passed over
+ * while the entry it now follows is not known here; e->cur is the order it
+ * was chosen at.  Revoked entries found on the way are cleared. */
 static ptl_pubent_t *pub_find_after(ptl_x_t *x, ptl_peer_t *peer, uint32_t target, ptl_pt_index_t pt,
                                     ptl_match_bits_t bits, uint64_t above) {
   int n = atomic_load_explicit(&peer->npub, memory_order_acquire), best = -1;
+  uint64_t best_order = 0;
   for (int i = 0; i < n; i++) {
     ptl_pubent_t *e = &peer->pub[i];
     int st = atomic_load(&e->state);
+    uint64_t order = e->order;
     if (st == PUB_REVOKED) ptl_pub_entry_clear(x, e);
-    if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask) || e->order <= above ||
-        !atomic_load_explicit(&e->open, memory_order_acquire) || (best >= 0 && peer->pub[best].order < e->order))
+    if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask)) continue;
+    if (PTL_UNLIKELY(e->options & PTLX_MD_REARM) && e->xev) {
+      int full;
+      uint64_t after_id;
+      if (!pub_validate(x, target, e)) continue;
+      if (e->lsh && e->xslot1) {
+        if (!atomic_load_explicit(&e->open, memory_order_acquire) && !rearm_opens(x, peer, target, e)) continue;
+        order = rearm_order(e, &full, &after_id);
+        /* (re-armed behind an entry not known here: what comes first is unknown -- matched) */
+        if (full || (after_id && !pub_knows(peer, after_id))) continue;
+      } else if (!atomic_load_explicit(&e->open, memory_order_acquire)) {
+        continue;
+      }
+    } else if (!atomic_load_explicit(&e->open, memory_order_acquire)) {
       continue;
+    }
+    if (order <= above || (best >= 0 && best_order < order)) continue;
     best = i;
+    best_order = order;
   }
   if (best < 0) return NULL;
   ptl_pubent_t *e = &peer->pub[best];
-  if (atomic_load(&e->state) == PUB_PENDING) { /* first use: the key is unpacked here, by the thread that uses it */
-    int pending = PUB_PENDING;
-    if (pub_unpack(x, target, e) != UCS_OK) return NULL;
-    if (!atomic_compare_exchange_strong(&e->state, &pending, PUB_VALID)) return NULL; /* revoked meanwhile */
-  }
+  if (!pub_validate(x, target, e)) return NULL;
+  e->cur = best_order;
   peer->hot = best;
   return e;
 }
@@ -390,16 +465,36 @@ static inline __attribute__((always_inline)) int sc_xroom(ptl_pubent_t *e, ptl_s
   r->crossed = 0;
   if (e->options & PTL_MD_MANAGE_REMOTE) return 1;
   r->xm = &e->lsh->xmd[e->xslot1 - 1];
-  return ptl_xmd_reserve(r->xm, e->length, e->max_size, e->options, len, off, mlen, &r->crossed, &r->ops);
+  return ptl_xmd_reserve(r->xm, e->length, e->max_size, e->options, len, off, mlen, &r->crossed, &r->ops,
+                         (e->options & PTLX_MD_REARM) ? e->cur : 0);
 }
 
-/* The end of room r (its message's event posted, or none to post): 1 if
- * it left a full MD whose every operation has ended -- its owner
- * deactivates and unlinks it, and must be told. */
-static inline __attribute__((always_inline)) int sc_xend(const sc_room_t *r) {
+/* A re-armed buffer's DRAINED, posted by the operation that drained it
+ * (after its own event): 1 if the owner may be asleep. */
+static __attribute__((noinline)) int sc_xdrained(ptl_ni_t *ni, ptl_pubent_t *e) {
+  uint64_t pos;
+  if (e->ev_mask & (1u << PTLX_EVENT_DRAINED)) {
+    ptl_eq_slot_t *s = ptl_eq_reserve(e->lsh, e->ring_mask, &pos, &e->lhead);
+    if (PTL_LIKELY(s != NULL)) {
+      ptl_rec_put(s, PTLX_EVENT_DRAINED, ni->id.nid, (ptl_pt_index_t)e->pt, 0, 0, 0, 0, e->md_handle, 0);
+      atomic_store_explicit(&s->seq, pos + 1, memory_order_seq_cst); /* (as sc_xpost) */
+    } else {
+      atomic_fetch_add_explicit(&e->lsh->xdropped, 1, memory_order_seq_cst);
+    }
+  }
+  return atomic_load_explicit(&e->lsh->sleeping, memory_order_seq_cst) != 0;
+}
+
+/* The end of room r in e (its message's event posted, or none to post): 1
+ * if the target must be told -- it left a full MD whose every operation
+ * has ended, which its owner deactivates and unlinks (a re-armed buffer's
+ * DRAINED is posted here instead: told only if it may be asleep). */
+static inline __attribute__((always_inline)) int sc_xend(ptl_ni_t *ni, ptl_pubent_t *e, const sc_room_t *r) {
+  int last;
   if (!r->xm) return 0;
-  ptl_xmd_end(r->xm, r->crossed, r->ops);
-  return PTL_UNLIKELY(r->crossed || ptl_xmd_drained(r->xm));
+  last = ptl_xmd_end(r->xm, r->crossed, r->ops);
+  if (PTL_UNLIKELY(e->options & PTLX_MD_REARM)) return last && sc_xdrained(ni, e);
+  return PTL_UNLIKELY(r->crossed || last);
 }
 
 /* The END event of what went into room r (offset off, mlen of rlen
@@ -421,7 +516,7 @@ static inline __attribute__((always_inline)) int sc_xpost(ptl_ni_t *ni, ptl_pube
       atomic_fetch_add_explicit(&e->lsh->xdropped, 1, memory_order_seq_cst); /* reported by the owner's next take */
     }
   }
-  if (sc_xend(r)) return 2;
+  if (sc_xend(ni, e, r)) return 2;
   return atomic_load_explicit(&e->lsh->sleeping, memory_order_seq_cst) ? 2 : 1;
 }
 
@@ -442,15 +537,6 @@ static inline __attribute__((always_inline)) int sc_xwrite(ptl_ni_t *ni, ptl_pub
   return sc_xpost(ni, e, put ? PTL_EVENT_PUT_END : PTL_EVENT_GET_END, &r, pt, bits, len, *mlen, *off, put ? hdr : 0);
 }
 
-/* Is the locally managed event entry e inactive (full: it can never take
- * anything again)? */
-static int sc_xfull(ptl_pubent_t *e) {
-  uint64_t o;
-  if (!e->xslot1 || (e->options & PTL_MD_MANAGE_REMOTE)) return 0;
-  o = atomic_load_explicit(&e->lsh->xmd[e->xslot1 - 1].word, memory_order_relaxed) & PTL_XMD_OFF_MASK;
-  return o > e->length || ((e->options & PTL_MD_MAX_SIZE) && e->length - o < e->max_size);
-}
-
 /* A locally managed event entry of target that takes a Put of len, from e
  * on, with the room reserved (*r, *off, *mlen); NULL if none does.  A full
  * one opens the request buffer that follows it in the owner's list (it may
@@ -464,7 +550,7 @@ static inline __attribute__((always_inline)) ptl_pubent_t *sc_xfind(ptl_x_t *x, 
   ptl_peer_t *peer = &x->peer[target];
   while (!sc_xroom(e, len, off, mlen, r)) {
     if (sc_xfull(e)) ptl_pub_open_after(peer, e->order);
-    if (!(e = pub_find_after(x, peer, target, pt, bits, e->order)) || !e->xev || !e->lbase ||
+    if (!(e = pub_find_after(x, peer, target, pt, bits, e->cur)) || !e->xev || !e->lbase ||
         (e->options & PTL_MD_MANAGE_REMOTE) || !(e->options & PTL_MD_OP_PUT))
       return NULL;
   }
@@ -548,7 +634,7 @@ int PtlXPutCommit(ptlx_inplace_t *res, ptl_size_t at, ptl_size_t len, ptl_match_
 void PtlXPutCancel(ptlx_inplace_t *res) {
   ptl_ni_t *ni = ptl_the_ni;
   inplace_t *r = (inplace_t *)(void *)res;
-  int wake = sc_xend(&r->room); /* (the room stays unused) */
+  int wake = sc_xend(ni, r->e, &r->room); /* (the room stays unused) */
   sc_end(ptl_x(ni));
   if (wake) sc_wake(ni, r->target);
 }

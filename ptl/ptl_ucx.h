@@ -110,6 +110,9 @@ typedef struct ptl_pubent {
    * then may this one take messages (ptl.h section 5) */
   uint64_t order, after;
   _Atomic int open;
+  /* (client thread) its order when last chosen: a PTLX_MD_REARM buffer's
+   * changes with each re-arming, and is read from its reservation state */
+  uint64_t cur;
 } ptl_pubent_t;
 #define PTL_PUB_SLOTS 16
 #define PTL_XMD_WATCH 64
@@ -324,6 +327,7 @@ ucs_status_t ptl_pub_ctl_ack_cb(void *arg, const void *header, size_t hlen, void
                                 const ucp_am_recv_param_t *param);
 void ptl_pub_fini(ptl_ni_t *ni);
 void ptl_pub_md_gone(ptl_ni_t *ni, ptl_mdo_t *md); /* hook md_gone */
+void ptl_pub_me_rearmed(ptl_ni_t *ni, ptl_meo_t *me); /* hook me_rearmed */
 void ptl_pub_poll(ptl_ni_t *ni);                /* progress thread: one-sided appends that filled an MD */
 void ptl_pub_acks(ptl_ni_t *ni, int client);    /* revocations acknowledged once the client is not busy */
 void ptl_pub_refile(ptl_ni_t *ni);               /* publications that found no slot, filed if they can be now */

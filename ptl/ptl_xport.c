@@ -483,6 +483,7 @@ const ptl_hooks_t ptl_hooks_offload = {
     .md_register = ptl_mem_register,
     .md_deregister = ptl_mem_deregister,
     .list_changed = ptl_pub_list_changed,
+    .me_rearmed = ptl_pub_me_rearmed,
     .progress = offload_progress,
     .block = offload_block,
     .wake = offload_wake,

@@ -1663,7 +1663,7 @@ static void t_reqrb_oneside(void) {
 #define RP_ITERS 3000
 #define RP_INPLACE (1ull << 40) /* in a request's hdr_data: written in place, at RP_SKIP(k) into a room RP_MSG + 8 */
 #define RP_SKIP(k) ((k) % 2 ? 8u : 0u)
-static int rp_inplace;
+static int rp_inplace, rp_rearm;
 
 /* Rank 1's request k (its header h): in place if asked for and possible,
  * else a Put; 1 if in place. */
@@ -1687,7 +1687,11 @@ static int rp_request(uint64_t k, uint64_t h, ptl_handle_md_t smd, void *sv) {
 static void t_reqrb_pingpong(void) {
   ptl_handle_eq_t eq = PTL_EQ_NONE;
   ptl_handle_md_t bmd[2] = {0, 0}, smd = 0, tmd = 0;
-  ptl_handle_me_t me;
+  ptl_handle_me_t me, bme[2] = {0, 0};
+  int cur = 0; /* rank 0: the buffer first in the list (the one a request must go to unless it is full) */
+  unsigned rb_opts = rp_rearm ? PTLX_MD_REARM : 0;
+  ptl_unlink_t rb_unlink = rp_rearm ? PTL_RETAIN : PTL_UNLINK;
+  ptl_event_kind_t rb_back = rp_rearm ? PTLX_EVENT_DRAINED : PTL_EVENT_UNLINK;
   void *mem[2] = {NULL, NULL}, *sv = NULL;
   ptl_md_t d[2];
   size_t used[2] = {0, 0};
@@ -1698,10 +1702,11 @@ static void t_reqrb_pingpong(void) {
     OK(PtlEQAlloc(ni, 64, PTL_EQ_HANDLER_NONE, &eq));
     for (int b = 0; b < 2; b++) {
       OK(PtlXMemAlloc(ni, RP_LEN, &mem[b]));
-      d[b] = test_md(mem[b], RP_LEN, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE,
-                     eq, (void *)(uintptr_t)(b + 1));
+      d[b] = test_md(mem[b], RP_LEN, PTL_MD_THRESH_INF,
+                     PTL_MD_OP_PUT | PTL_MD_MAX_SIZE | PTL_MD_EVENT_START_DISABLE | rb_opts, eq,
+                     (void *)(uintptr_t)(b + 1));
       d[b].max_size = RP_MSG;
-      OK(PtlPost(ni, RP_PT, ANY, RP_BITS, 0, PTL_UNLINK, PTL_INS_AFTER, d[b], PTL_UNLINK, &me, &bmd[b]));
+      OK(PtlPost(ni, RP_PT, ANY, RP_BITS, 0, rb_unlink, PTL_INS_AFTER, d[b], rb_unlink, &bme[b], &bmd[b]));
     }
     OK(PtlXMemAlloc(ni, 8, &sv));
     OK(PtlMDBind(ni, test_md(sv, 8, PTL_MD_THRESH_INF, PTL_MD_EVENT_START_DISABLE, PTL_EQ_NONE, NULL), PTL_RETAIN,
@@ -1741,6 +1746,12 @@ static void t_reqrb_pingpong(void) {
           uint64_t h;
           int in = (e.hdr_data & RP_INPLACE) != 0;
           memcpy(&h, (char *)mem[b] + e.offset, 8);
+          if (b != cur) { /* first match: the next buffer only once the first is full (ptl.h section 5) */
+            if (RP_LEN - used[cur] >= RP_MSG + (in ? 8 : 0))
+              test_fail(__LINE__, "request %llu in buffer %d, but buffer %d is first with %zu of %d bytes used",
+                        (unsigned long long)k, b, cur, used[cur], RP_LEN);
+            cur = b;
+          }
           if (got || (e.hdr_data & ~RP_INPLACE) != (0x5250ull << 48 | k) || h != e.hdr_data || e.mlength != RP_MSG ||
               (in && (e.offset - RP_SKIP(k) != used[b] || !rp_inplace)) || (!in && e.offset != used[b]) ||
               !filled((unsigned char *)mem[b] + e.offset + 8, RP_MSG - 8, (unsigned)k))
@@ -1749,9 +1760,13 @@ static void t_reqrb_pingpong(void) {
                       (unsigned long long)e.mlength, (unsigned long long)e.offset, b, used[b]);
           used[b] += e.mlength + (in ? 8 : 0);
           got = 1;
-        } else if (e.type == PTL_EVENT_UNLINK) {
+        } else if (e.type == rb_back) { /* full, every request in: back at the tail */
           used[b] = 0;
-          OK(PtlPost(ni, RP_PT, ANY, RP_BITS, 0, PTL_UNLINK, PTL_INS_AFTER, d[b], PTL_UNLINK, &me, &bmd[b]));
+          if (b == cur) cur = 1 - b;
+          if (rp_rearm)
+            OK(PtlXMERearm(bme[b], bme[1 - b], PTL_INS_AFTER));
+          else
+            OK(PtlPost(ni, RP_PT, ANY, RP_BITS, 0, PTL_UNLINK, PTL_INS_AFTER, d[b], PTL_UNLINK, &bme[b], &bmd[b]));
         } else {
           test_fail(__LINE__, "unexpected %s", PtlEventKindStr(e.type));
         }
@@ -1785,7 +1800,7 @@ static void t_reqrb_pingpong(void) {
     OK(PtlMEUnlink(me));
   }
   if (rank == 0)
-    for (int b = 0; b < 2; b++) OK(PtlMDUnlink(bmd[b]));
+    for (int b = 0; b < 2; b++) OK(rp_rearm ? PtlMEUnlink(bme[b]) : PtlMDUnlink(bmd[b])); /* (the ME stays with PTL_RETAIN) */
   if (rank <= 1) {
     OK(PtlMDUnlink(smd));
     OK(PtlXMemFree(ni, sv));
@@ -1794,6 +1809,19 @@ static void t_reqrb_pingpong(void) {
   if (rank == 0)
     for (int b = 0; b < 2; b++) OK(PtlXMemFree(ni, mem[b]));
   tbarrier();
+}
+
+/* The same with the buffers re-armed in place (PTLX_MD_REARM,
+ * PtlXMERearm) instead of relinked, and then written in place too. */
+static void t_reqrb_rearm(void) {
+  rp_rearm = 1;
+  t_reqrb_pingpong();
+  if (nprocs == 2) { /* (as reqrb_inplace) */
+    rp_inplace = 1;
+    t_reqrb_pingpong();
+    rp_inplace = 0;
+  }
+  rp_rearm = 0;
 }
 
 static void t_reqrb_inplace(void) {
@@ -2627,6 +2655,7 @@ static const struct {
     {"reqrb_oneside", t_reqrb_oneside},
     {"reqrb_pingpong", t_reqrb_pingpong},
     {"reqrb_inplace", t_reqrb_inplace},
+    {"reqrb_rearm", t_reqrb_rearm},
     {"put_inplace", t_put_inplace},
     {"late_ack", t_late_ack},
     {"atomic", t_atomic},

@@ -197,6 +197,75 @@ static void t_locally_managed(void) {
   teardown();
 }
 
+/* PTLX_MD_REARM (ptl.h): a full buffer posts DRAINED after its last END
+ * and stays; PtlXMERearm empties it and moves it; its errors. */
+static void t_rearm(void) {
+  setup("rearm_request_buffers");
+  ptl_handle_eq_t eq;
+  ptl_handle_me_t me1, me2, me3;
+  ptl_handle_md_t plain;
+  RC(PtlEQAlloc(nih, 64, PTL_EQ_HANDLER_NONE, &eq), PTL_OK);
+  ptl_md_t m = test_md(buf[0], 100, PTL_MD_THRESH_INF, PTL_MD_OP_PUT | PTL_MD_MAX_SIZE | PTLX_MD_REARM, eq, NULL);
+  m.max_size = 30;
+  /* only a locally managed PTL_MD_MAX_SIZE MD that stays (PTL_RETAIN) */
+  RC(PtlMEAttach(nih, 4, ANY, 5, 0, PTL_RETAIN, PTL_INS_AFTER, &me3), PTL_OK);
+  RC(PtlMDAttach(me3, m, PTL_UNLINK, &plain), PTL_MD_ILLEGAL);
+  m.options |= PTL_MD_MANAGE_REMOTE;
+  RC(PtlMDAttach(me3, m, PTL_RETAIN, &plain), PTL_MD_ILLEGAL);
+  m.options &= ~(unsigned)(PTL_MD_MANAGE_REMOTE | PTL_MD_MAX_SIZE);
+  RC(PtlMDAttach(me3, m, PTL_RETAIN, &plain), PTL_MD_ILLEGAL);
+  RC(PtlMEUnlink(me3), PTL_OK);
+  m.options |= PTL_MD_MAX_SIZE;
+  m.user_ptr = (void *)1;
+  ptl_handle_md_t a = attach(4, ANY, 5, 0, m, PTL_RETAIN, PTL_RETAIN, &me1);
+  m.start = buf[1];
+  m.user_ptr = (void *)2;
+  ptl_handle_md_t b = attach(4, ANY, 5, 0, m, PTL_RETAIN, PTL_RETAIN, &me2);
+  /* a third entry after them: a plain MD (not re-armable) */
+  ptl_md_t p = test_md(buf[2], 64, PTL_MD_THRESH_INF, RW, PTL_EQ_NONE, NULL);
+  plain = attach(4, ANY, 6, 0, p, PTL_RETAIN, PTL_RETAIN, &me3);
+  (void)plain;
+  RC(PtlXMERearm(me1, me2, PTL_INS_AFTER), PTL_MD_IN_USE); /* still taking messages */
+  RC(PtlXMERearm(me3, me1, PTL_INS_AFTER), PTL_MD_INVALID);
+  RC(PtlXMERearm(me1, me1, PTL_INS_AFTER), PTL_ME_INVALID);
+  RC(PtlXMERearm(me1, me2, (ptl_ins_pos_t)7), PTL_ME_INVALID);
+  ptl_hit_t h;
+  for (int i = 0; i < 4; i++) CHECK(put(4, 5, 20, 0, &h) == mdo(a) && h.offset == (ptl_size_t)i * 20);
+  CHECK(mdo(a) != NULL); /* full, and still there */
+  CHECK(put(4, 5, 20, 0, &h) == mdo(b) && h.offset == 0);
+  ptl_event_t ev;
+  int ends = 0, drained = 0;
+  while (next_event(eq, &ev) == PTL_OK) {
+    if (ev.type == PTL_EVENT_PUT_END) ends++;
+    if (ev.type == PTLX_EVENT_DRAINED) {
+      drained++;
+      CHECK(ends == 4 && ev.md_handle == a && ev.md.user_ptr == (void *)1); /* right after the 4th PUT_END */
+    }
+    CHECK(ev.type != PTL_EVENT_UNLINK);
+  }
+  CHECK(ends == 5 && drained == 1);
+  CHECK(strcmp(PtlEventKindStr(PTLX_EVENT_DRAINED), "PTLX_EVENT_DRAINED") == 0);
+  /* re-armed after b: b takes messages until it is full, then a from 0 */
+  RC(PtlXMERearm(me1, me2, PTL_INS_AFTER), PTL_OK);
+  RC(PtlXMERearm(me1, me2, PTL_INS_AFTER), PTL_MD_IN_USE); /* (active again) */
+  CHECK(ni->pt[4].head == mdo(b)->me && mdo(b)->me->next == mdo(a)->me && mdo(a)->me->next == mdo(plain)->me);
+  for (int i = 1; i < 4; i++) CHECK(put(4, 5, 20, 0, &h) == mdo(b) && h.offset == (ptl_size_t)i * 20);
+  CHECK(put(4, 5, 20, 0, &h) == mdo(a) && h.offset == 0);
+  drained = 0;
+  while (next_event(eq, &ev) == PTL_OK)
+    if (ev.type == PTLX_EVENT_DRAINED) drained += ev.md_handle == b;
+  CHECK(drained == 1);
+  /* moved before the plain entry, as the Core puts a ReqRB before CB */
+  RC(PtlXMERearm(me2, me3, PTL_INS_BEFORE), PTL_OK);
+  CHECK(ni->pt[4].head == mdo(a)->me && mdo(a)->me->next == mdo(b)->me && mdo(b)->me->next == mdo(plain)->me);
+  CHECK(put(4, 5, 20, 0, &h) == mdo(a) && h.offset == 20);
+  RC(PtlMEUnlink(me1), PTL_OK);
+  RC(PtlMEUnlink(me2), PTL_OK);
+  RC(PtlMEUnlink(me3), PTL_OK);
+  RC(PtlXMERearm(me1, me3, PTL_INS_AFTER), PTL_ME_INVALID);
+  teardown();
+}
+
 static void t_threshold(void) {
   setup("threshold_and_auto_unlink");
   ptl_handle_eq_t eq;
@@ -596,17 +665,26 @@ static void t_event_entries(void) {
   int crossed;
   memset(&xm, 0, sizeof(xm));
   atomic_store(&xm.word, 8); /* 8 bytes appended before it was published */
-  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 24, &off, &ml, &crossed, &ops) && off == 8 && ml == 24 && !crossed && ops == 1);
-  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 0, &off, &ml, &crossed, &ops) && off == 32 && ml == 0 && !crossed && ops == 2);
-  CHECK(!ptl_xmd_reserve(&xm, 64, 16, lm, 40, &off, &ml, &crossed, &ops)); /* does not fit, no TRUNCATE */
-  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm | PTL_MD_TRUNCATE, 40, &off, &ml, &crossed, &ops) && off == 32 && ml == 32 &&
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 24, &off, &ml, &crossed, &ops, 0) && off == 8 && ml == 24 && !crossed && ops == 1);
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 0, &off, &ml, &crossed, &ops, 0) && off == 32 && ml == 0 && !crossed && ops == 2);
+  CHECK(!ptl_xmd_reserve(&xm, 64, 16, lm, 40, &off, &ml, &crossed, &ops, 0)); /* does not fit, no TRUNCATE */
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm | PTL_MD_TRUNCATE, 40, &off, &ml, &crossed, &ops, 0) && off == 32 && ml == 32 &&
         crossed && ops == 3);
-  CHECK(!ptl_xmd_reserve(&xm, 64, 16, lm, 0, &off, &ml, &crossed, &ops)); /* inactive: not even 0 bytes */
-  ptl_xmd_end(&xm, 0, 1);
-  ptl_xmd_end(&xm, 1, 3);
+  CHECK(!ptl_xmd_reserve(&xm, 64, 16, lm, 0, &off, &ml, &crossed, &ops, 0)); /* inactive: not even 0 bytes */
+  CHECK(!ptl_xmd_end(&xm, 0, 1));
+  CHECK(!ptl_xmd_end(&xm, 1, 3));
   CHECK(!ptl_xmd_drained(&xm)); /* the 2nd has not ended */
-  ptl_xmd_end(&xm, 0, 2);
+  CHECK(ptl_xmd_end(&xm, 0, 2)); /* the last to end says so (a re-armed buffer's DRAINED) */
   CHECK(ptl_xmd_drained(&xm));
+  /* re-armed (PtlXMERearm's steps): the order first, then the offset back
+   * to 0 with the count going on; a reservation at the old order fails */
+  atomic_store(&xm.order, 9);
+  atomic_store(&xm.final, 0);
+  atomic_store(&xm.word, atomic_load(&xm.word) & ~PTL_XMD_OFF_MASK);
+  CHECK(!ptl_xmd_drained(&xm));
+  CHECK(!ptl_xmd_reserve(&xm, 64, 16, lm, 8, &off, &ml, &crossed, &ops, 5));
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 8, &off, &ml, &crossed, &ops, 9) && off == 0 && ops == 4);
+  CHECK(!ptl_xmd_end(&xm, 0, ops));
 
   /* a published request buffer matched by the progress thread (the rx
    * side): offsets from the shared state, and its UNLINK waits for an
@@ -615,7 +693,7 @@ static void t_event_entries(void) {
   memset(&xm, 0, sizeof(xm));
   mdz->xmd = &xm;
   ptl_hit_t h;
-  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 8, &off, &ml, &crossed, &ops) && off == 0); /* a one-sided append, in flight */
+  CHECK(ptl_xmd_reserve(&xm, 64, 16, lm, 8, &off, &ml, &crossed, &ops, 0) && off == 0); /* a one-sided append, in flight */
   CHECK(put(50, 7, 24, 0, &h) == mdz && h.offset == 8 && h.mlength == 24);
   CHECK(put(50, 7, 24, 0, &h) == mdz && h.offset == 32 && mdz->inactive); /* 8 bytes left < 16 */
   CHECK(mdo(zd) == mdz);          /* not unlinked: the one-sided append has not ended */
@@ -877,6 +955,7 @@ int main(void) {
   t_match_ignore();
   t_list_order_and_insert();
   t_locally_managed();
+  t_rearm();
   t_threshold();
   t_truncate_offsets_ops();
   t_source_filter();
