@@ -1791,7 +1791,7 @@ static void t_reqrb_pingpong(void) {
     ptl_sr_value_t sc = status(PTLX_SR_SHORTCUT_PUT) - sc0;
     /* 3 in 4 -- but 1 in 3 for relinked buffers beside idle ranks: each
      * relinking's publication needs CPU that ranks 2.. take on 2 cores
-     * (np=3 offload, CI of e2deff9: 2029 of 3000); re-armed buffers need
+     * (np=3 offload, CI of 330e8be: 2029 of 3000); re-armed buffers need
      * no publication */
     ptl_sr_value_t least = rp_rearm || nprocs == 2 ? RP_ITERS * 3 / 4 : RP_ITERS / 3;
     if (shortcut && sc < least)
