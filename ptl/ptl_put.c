@@ -157,22 +157,18 @@ static ptl_pubent_t *pub_find_after(ptl_x_t *x, ptl_peer_t *peer, uint32_t targe
     uint64_t order = e->order;
     if (st == PUB_REVOKED) ptl_pub_entry_clear(x, e);
     if ((st != PUB_VALID && st != PUB_PENDING) || e->pt != pt || ((e->bits ^ bits) & e->mask)) continue;
+    int open = atomic_load_explicit(&e->open, memory_order_acquire), full;
+    uint64_t after_id;
     if (PTL_UNLIKELY(e->options & PTLX_MD_REARM) && e->xev) {
-      int full;
-      uint64_t after_id;
       if (!pub_validate(x, target, e)) continue;
       if (e->lsh && e->xslot1) {
-        if (!atomic_load_explicit(&e->open, memory_order_acquire) && !rearm_opens(x, peer, target, e)) continue;
+        if (!open && !(open = rearm_opens(x, peer, target, e))) continue;
         order = rearm_order(e, &full, &after_id);
         /* (re-armed behind an entry not known here: what comes first is unknown -- matched) */
         if (full || (after_id && !pub_knows(peer, after_id))) continue;
-      } else if (!atomic_load_explicit(&e->open, memory_order_acquire)) {
-        continue;
       }
-    } else if (!atomic_load_explicit(&e->open, memory_order_acquire)) {
-      continue;
     }
-    if (order <= above || (best >= 0 && best_order < order)) continue;
+    if (!open || order <= above || (best >= 0 && best_order < order)) continue;
     best = i;
     best_order = order;
   }
