@@ -37,7 +37,8 @@ Usage (from the top of a build tree, after `make`):
 Output directory (default results/<timestamp>/):
     raw.csv       every row of every run: rep,runner,stage,test,size,iters,usec_per_op,MB_per_s,
                   mpi_msgs_per_op (empty unless counted), counters_per_op (PAPI, empty unless
-                  the machine counts), other_load (CPUs used by anything else during that run)
+                  the machine counts), other_load (CPUs used by anything else during that run),
+                  core_rt_ns (the machine's core-to-core round trip after the run; empty: not probed)
     summary.json  medians (and every repetition's value), targets, commands, failures,
                   mpi_msgs (the counter, the size shown per test, every column/test/size), and
                   meta: the machine, tool versions, the commit, the environment knobs and each
@@ -67,7 +68,16 @@ Noise: the machine is shared and virtual.  For every run the script measures
 the "other load" -- CPU time used by anything but its own processes, VM steal
 time included -- and reruns a disturbed run (--retries, default 2), keeping
 the least disturbed attempt; --wait-idle S also waits for a quiet machine
-before each run.  Medians over --reps then absorb what is left.
+before each run.  The other noise is the machine itself: a VM's CPUs may
+sit near each other or far apart and move while a job runs (on this
+project's 2-CPU VM the round trip of a cache line between them is 80-130 ns
+or 380-430 ns, and a shared-memory AM round trip 0.26 or 0.68 us).  So the
+build tree's bench/coreprobe measures that round trip before a group of
+runs compared with each other (a column and its --other-build shadows;
+seed003.py: a stage's variants) and after each run, and the group is
+repeated (up to --retries times) when it changed more than 2x under it;
+raw.csv's core_rt_ns keeps the probe after every run.  Medians over --reps
+then absorb what is left.
 
 MPI messages per operation: --mpi-count SO (default: the build tree's
 tests/libstpmpicount.so when it exists) preloads a PMPI interposer
@@ -181,6 +191,11 @@ NOISY_SPREAD = 0.20
 # other load (CPUs busy with anything but this comparison, steal time included)
 # above which a run counts as disturbed and is retried (--retries)
 OTHER_LOAD_MAX = 0.10
+# the factor by which the core-to-core round trip (bench/coreprobe) must
+# change around runs compared with each other for them to be repeated
+# (on this project's VM: 80-130 ns or 380-430 ns, as the hypervisor places
+# its CPUs)
+CORE_CHANGE = 2.0
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -750,49 +765,108 @@ def measure_run(r, ctx, rep, a):
 
 
 # ---------------------------------------------------------------- main
+def core_probe(ctx):
+    """The machine's core-to-core round trip now (bench/coreprobe, ns), or
+    None: no probe built (ctx.coreprobe unset or absent), fewer than two
+    CPUs, or a machine too busy to say."""
+    exe = getattr(ctx, "coreprobe", None)
+    if not exe or not os.access(exe, os.X_OK):
+        return None
+    try:
+        out = subprocess.run([exe], capture_output=True, text=True, timeout=30).stdout.split()
+        return float(out[0]) if out and out[0] != "none" else None
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+
+
+def machine_changed(probes):
+    """Whether the core-to-core round trips seen around some runs say the
+    machine changed under them (the VM's CPUs placed elsewhere): the
+    largest over CORE_CHANGE times the smallest."""
+    p = [x for x in probes if x]
+    return len(p) > 1 and max(p) > CORE_CHANGE * min(p)
+
+
+def rep_segments(order):
+    """One repetition's runners cut into what is compared with each other:
+    the members of a group together, any other runner alone."""
+    out = []
+    for r in order:
+        if out and r.group is not None and out[-1][-1].group == r.group:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
+
+
 def run_reps(runners, ctx, a, t_start=None):
     """The repetitions: a.reps times every runner (rep_order: a group's
     members take turns at going first), each run through measure_run (a
     quiet machine waited for, a disturbed run retried), with a progress
-    line per run (run n of N, time spent, time left).  Failures go to
-    ctx.fail.  Returns (samples {(column, test, size): [(usec, iters)]},
-    msgs {(column, test, size): [MPI messages per op]}, raw rows, columns
-    [(column, kind)] in order of appearance, loads).  compare.py and
-    seed003.py both run their columns with it."""
+    line per run (run n of N, time spent, time left).  The machine's
+    core-to-core round trip (core_probe) is taken before a group's runs
+    and after each of them; when it changed under them (machine_changed),
+    the group's runs are repeated, up to a.retries times, so that what is
+    compared was measured on the same machine (the last attempt is kept).
+    Failures go to ctx.fail.  Returns (samples {(column, test, size):
+    [(usec, iters)]}, msgs {(column, test, size): [MPI messages per op]},
+    raw rows, columns [(column, kind)] in order of appearance, loads).
+    compare.py and seed003.py both run their columns with it."""
     t_start = time.monotonic() if t_start is None else t_start
     samples, msgs, raw, columns, loads = {}, {}, [], [], []
     total, done = a.reps * len(runners), 0
     width = max([14] + [len(r.name) for r in runners])
+    ctx.group_repeats = getattr(ctx, "group_repeats", 0)
     for rep in range(1, a.reps + 1):
-        for r in rep_order(runners, rep):
-            done += 1
-            # the progress line: what runs, how far, the time left (from the mean run so far)
-            elapsed = time.monotonic() - t_start
-            left = "" if done == 1 else ", ~%s left" % clock(elapsed / (done - 1) * (total - done + 1))
-            print("  [%*d/%d %s%s] rep %d/%d %-*s" % (len(str(total)), done, total, clock(elapsed), left,
-                                                      rep, a.reps, width, r.name), end="", flush=True)
-            t_run = time.monotonic()
-            rows, err, load, before, tries = measure_run(r, ctx, rep, a)
-            loads.append({"rep": rep, "runner": r.name, "other_load": load,
-                          "other_load_before": before, "attempts": tries})
-            note = " %5.1f s" % (time.monotonic() - t_run)
-            note += "" if load is None else "  other load %.2f CPU" % load
-            if tries > 1:
-                note += "  (%d attempts: other load on the machine)" % tries
-            print("%s%s" % (note, "  FAILED: " + err.splitlines()[0] if err else ""), flush=True)
-            if err:
-                ctx.fail("%s rep %d: %s" % (r.name, rep, err))
-            for row in rows:
-                raw.append(dict(row, rep=rep, runner=r.name,
-                                other_load="" if load is None else "%.3f" % load))
-                col = row["stage"]
-                if (col, r.kind) not in columns:
-                    columns.append((col, r.kind))
-                for test in r.shown_under(row["test"]):
-                    key = (col, test, int(row["size"]))
-                    samples.setdefault(key, []).append((float(row["usec_per_op"]), int(row["iters"])))
-                    if row.get("mpi_msgs_per_op"):
-                        msgs.setdefault(key, []).append(float(row["mpi_msgs_per_op"]))
+        for seg in rep_segments(rep_order(runners, rep)):
+            for attempt in range(1, a.retries + 2):
+                probes, kept = [core_probe(ctx)], []
+                for i, r in enumerate(seg):
+                    # the progress line: what runs, how far, the time left (from the mean run so far)
+                    elapsed = time.monotonic() - t_start
+                    left = "" if done + i == 0 else ", ~%s left" % clock(
+                        elapsed / (done + i) * (total - done - i))
+                    print("  [%*d/%d %s%s] rep %d/%d %-*s" % (len(str(total)), done + i + 1, total, clock(elapsed),
+                                                              left, rep, a.reps, width, r.name), end="", flush=True)
+                    t_run = time.monotonic()
+                    rows, err, load, before, tries = measure_run(r, ctx, rep, a)
+                    probes.append(core_probe(ctx))
+                    note = " %5.1f s" % (time.monotonic() - t_run)
+                    note += "" if load is None else "  other load %.2f CPU" % load
+                    note += "" if probes[-1] is None else "  core rt %.0f ns" % probes[-1]
+                    if tries > 1:
+                        note += "  (%d attempts: other load on the machine)" % tries
+                    print("%s%s" % (note, "  FAILED: " + err.splitlines()[0] if err else ""), flush=True)
+                    kept.append((r, rows, err, load, before, tries, probes[-1]))
+                if not machine_changed(probes) or attempt > a.retries:
+                    break
+                ctx.group_repeats += 1
+                print("  (the machine changed under %s: core-to-core round trip %s ns; repeating %s)"
+                      % ("these runs" if len(seg) > 1 else "this run",
+                         " -> ".join("%.0f" % p if p else "?" for p in probes),
+                         "them" if len(seg) > 1 else "it"), flush=True)
+            done += len(seg)
+            for r, rows, err, load, before, tries, probe in kept:
+                loads.append({"rep": rep, "runner": r.name, "other_load": load,
+                              "other_load_before": before, "attempts": tries, "core_rt_ns": probe,
+                              "machine_changed": machine_changed(probes)})
+                if err:
+                    ctx.fail("%s rep %d: %s" % (r.name, rep, err))
+                for row in rows:
+                    raw.append(dict(row, rep=rep, runner=r.name,
+                                    other_load="" if load is None else "%.3f" % load,
+                                    core_rt_ns="" if probe is None else "%.1f" % probe))
+                    col = row["stage"]
+                    if (col, r.kind) not in columns:
+                        columns.append((col, r.kind))
+                    for test in r.shown_under(row["test"]):
+                        key = (col, test, int(row["size"]))
+                        samples.setdefault(key, []).append((float(row["usec_per_op"]), int(row["iters"])))
+                        if row.get("mpi_msgs_per_op"):
+                            msgs.setdefault(key, []).append(float(row["mpi_msgs_per_op"]))
+    if ctx.group_repeats:
+        print("  (%d time(s) the machine changed under runs compared with each other: they were repeated)"
+              % ctx.group_repeats, flush=True)
     return samples, msgs, raw, columns, loads
 
 
@@ -800,7 +874,7 @@ def write_raw(path, raw):
     """raw.csv: every row of every run (the columns the docstring lists)."""
     with open(path, "w", newline="") as f:
         fields = ["rep", "runner", "stage", "test", "size", "iters", "usec_per_op", "MB_per_s",
-                  "mpi_msgs_per_op", "counters_per_op", "other_load"]
+                  "mpi_msgs_per_op", "counters_per_op", "other_load", "core_rt_ns"]
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
         w.writerows(raw)
@@ -952,8 +1026,10 @@ def parse_args(argv):
                     "to stop (default 0: measure at once; other load is reported either way)")
     ap.add_argument("--retries", type=int, default=2,
                     help="rerun a run up to this many times when other load (anything but this "
-                    "comparison, VM steal time included) exceeded %.2f CPU during it; the least "
-                    "disturbed attempt is kept (default 2)" % OTHER_LOAD_MAX)
+                    "comparison, VM steal time included) exceeded %.2f CPU during it (the least "
+                    "disturbed attempt is kept), and a group of runs compared with each other when the "
+                    "machine's core-to-core round trip changed over %gx under it (default 2)"
+                    % (OTHER_LOAD_MAX, CORE_CHANGE))
     ap.add_argument("--timeout", type=int, default=600, help="seconds per run before it is killed (default 600)")
     ap.add_argument("--mpi-count", metavar="SO",
                     help="PMPI interposer exporting stp_pmpi_total(), LD_PRELOADed into the ranks of "
@@ -995,6 +1071,7 @@ def main(argv):
         return 2
     ctx.stpbench = os.path.join(ctx.builddir, "stpbench")
     ctx.mpibench = os.path.join(ctx.builddir, "mpibench")
+    ctx.coreprobe = os.path.join(ctx.builddir, "coreprobe")
     ctx.other_builds = []
     for spec in a.other_build:
         label, _, odir = spec.partition("=")

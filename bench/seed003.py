@@ -91,7 +91,11 @@ GASNET_HOST_DETECT=hostname, so the conduit itself is measured).
 
 Every column and variant runs once per repetition, alternating, through
 compare.py's runner (compare.run_reps: the progress line, the retry of a run
-other load disturbed, medians over the repetitions); bench/report.py then
+other load disturbed, medians over the repetitions; a group of runs compared
+with each other, e.g. a stage's FP, NP and NP-ref, is repeated when the
+machine's core-to-core round trip -- bench/coreprobe of the build tree --
+changed under it: this VM's CPUs are placed near or far, 80-130 or 380-430
+ns, and a run's time moves 2-3x with them); bench/report.py then
 writes the seed 003 report: the figures as PNG/SVG plots, their
 tables, and the claims (claim, measured value, verdict):
   - on ucx and portals, specialized NP-AM is at least as fast as FP-AM at
@@ -702,7 +706,9 @@ def parse_args(argv):
     ap.add_argument("--no-emu", dest="emu", action="store_false",
                     help="Figs. 3 and 6 on this host only (without root they are anyway)")
     ap.add_argument("--timeout", type=int, help="seconds per run before it is killed (a hang is a failed run)")
-    ap.add_argument("--retries", type=int, default=2, help="reruns of a run disturbed by other load (compare.py's)")
+    ap.add_argument("--retries", type=int, default=2,
+                    help="reruns of a run disturbed by other load, and of a group of runs the machine changed "
+                    "under (compare.py's)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="S",
                     help="wait up to S seconds for a quiet machine before each run (compare.py's)")
     ap.add_argument("--out", help="output directory (default results/seed003-<timestamp>)")
@@ -774,6 +780,8 @@ def main(argv):
     if os.geteuid() == 0:  # Open MPI refuses root unless told
         ctx.common_env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     work = os.path.join(top_build, "bench", "seed003") if top_build else os.path.join(ctx.outdir, "build")
+    # the machine's state around compared runs (compare.run_reps): the build tree's probe
+    ctx.coreprobe = os.path.join(top_build, "bench", "coreprobe") if top_build else None
 
     # the installation(s) and the programs
     prefix = os.path.abspath(a.prefix) if a.prefix else stage_install(a, ctx, top_build, work)

@@ -58,6 +58,24 @@ for want in (r"\[ *1/\d+ ", r"~\d+:\d\d left", r"^Claims of the seed papers", r"
 for t in ("putlat", "ptl-melist"):
     if not re.search(r"^%s: " % re.escape(t), open(os.path.join(out, "table.txt")).read(), re.M):
         bad.append("table.txt has no %s table" % t)
+# the machine's state around the runs (bench/coreprobe): a column in
+# raw.csv, a value on every progress line where the machine has two CPUs;
+# and the rule that repeats runs the machine changed under
+import compare
+raw = list(csv.DictReader(open(os.path.join(out, "raw.csv"))))
+if not raw or "core_rt_ns" not in raw[0]:
+    bad.append("raw.csv has no core_rt_ns column")
+elif len(os.sched_getaffinity(0)) >= 2 and (not all(r["core_rt_ns"] for r in raw) or " core rt " not in stdout):
+    bad.append("two CPUs here, but a run without its core-to-core round trip (bench/coreprobe)")
+for probes, want in (([85, 120, 100], False), ([85, 400], True), ([None, 400, 390], False), ([390, 130], True),
+                     ([None], False), ([], False)):
+    if compare.machine_changed(probes) != want:
+        bad.append("compare.machine_changed(%s) is not %s" % (probes, want))
+class R:
+    def __init__(self, g): self.group = g
+segs = compare.rep_segments([R("a"), R("a"), R(None), R(None), R("b"), R("a")])
+if [[r.group for r in s] for s in segs] != [["a", "a"], [None], [None], ["b"], ["a"]]:
+    bad.append("compare.rep_segments cuts a repetition wrongly")
 # bench/seed003.py's report (report.py's seed 003 part) on a synthetic run,
 # no program started: portals' NP 10 % faster than FP, IMMEDIATE 50 % faster,
 # specialized local completion 20 % faster across hosts (each claim holds);
