@@ -704,14 +704,26 @@ def s003_columns(meta):
 
 def s003_am(by, col):
     """{variant: {size: time(FP) / time(NP variant)}}, variant np or npref,
-    and {variant: {size: noisy?}}."""
+    and {variant: {size: noisy?}}.  Each repetition's own ratio (its FP and
+    NP runs went back to back, on one machine: compare.run_reps repeats them
+    when the machine changed under them), the median over the repetitions,
+    as Fig. 2 takes each run's own reduction; noisy when those ratios spread
+    over NOISY_SPREAD of their median.  (Should a repetition be missing from
+    one side: the ratio of the medians, noisy by either side's spread.)"""
     out, noisy = {}, {}
     for var in ("np", "npref"):
         for (c, t, n), r in by.items():
             if c != col or t != "s003-am-" + var:
                 continue
             fp = by.get((col, "s003-am-fp", n))
-            if fp and r["median_usec"] > 0:
+            if not fp or r["median_usec"] <= 0:
+                continue
+            pairs = [f / x for f, x in zip(fp["usec"], r["usec"]) if x > 0]
+            if len(fp["usec"]) == len(r["usec"]) and len(pairs) == len(r["usec"]):
+                ratio = statistics.median(pairs)
+                out.setdefault(var, {})[n] = ratio
+                noisy.setdefault(var, {})[n] = (max(pairs) - min(pairs)) / ratio > NOISY_SPREAD
+            else:
                 out.setdefault(var, {})[n] = fp["median_usec"] / r["median_usec"]
                 noisy.setdefault(var, {})[n] = max(fp["spread"], r["spread"]) > NOISY_SPREAD
     return out, noisy
@@ -853,7 +865,8 @@ def s003_tables(summary):
         for n in sizes:
             rows.append([fmt_size(n)] + ["%.3f%s" % (am[c][0][v][n], "~" if am[c][1][v][n] else "")
                                          if n in am[c][0][v] else "-" for c, v in heads])
-        tables.append(("Fig. 1: AM Medium ping-pong, time(FP) / time(NP) per column (above 1: NP faster; NP: "
+        tables.append(("Fig. 1: AM Medium ping-pong, time(FP) / time(NP) per column, each repetition's own, "
+                       "the median (above 1: NP faster; NP: "
                        "specialized, STAGEPORT_NP=native on stageport, the conduit's own on a real one; NP-ref: "
                        "STAGEPORT_NP=reference)", rows))
     # Fig. 2

@@ -23,7 +23,9 @@ GASNET_HOST_DETECT=hostname, so the conduit itself is measured).
       executables: -fp, -np-gb with the specialized NP (STAGEPORT_NP=native)
       and -np-gb with the reference NP (STAGEPORT_NP=reference); a real
       conduit -fp and -np-gb.  Plotted: the NP round trip normalized to
-      FP's (time(FP) / time(NP): above 1, NP is faster).
+      FP's (time(FP) / time(NP): above 1, NP is faster), each repetition's
+      own ratio (its runs go back to back, repeated if the machine changed
+      under them), the median over the repetitions.
   Fig. 2 (IMMEDIATE): testimm -m -b B M on N processes (rank 0 sends AM
       Mediums of the stage's largest-for-every-peer Medium size to N-1
       ranks that sleep 500 us between polls), B = 1 (cyclic), 5 and M (full

@@ -73,6 +73,15 @@ for probes, want in (([85, 120, 100], False), ([85, 400], True), ([None, 400, 39
         bad.append("compare.machine_changed(%s) is not %s" % (probes, want))
 class R:
     def __init__(self, g): self.group = g
+# Fig. 1's NP/FP: each repetition's own ratio, the median (a repetition
+# the machine made 2.8x slower for both sides must not pass for NP slower)
+def rec(u):
+    return {"usec": u, "median_usec": sorted(u)[len(u) // 2], "spread": (max(u) - min(u)) / sorted(u)[len(u) // 2]}
+am, _ = report.s003_am({("x", "s003-am-fp", 512): rec([1.0, 1.0, 3.0]),
+                        ("x", "s003-am-np", 512): rec([0.9, 2.8, 2.9])}, "x")
+if abs(am["np"][512] - 3.0 / 2.9) > 1e-9:
+    bad.append("report.s003_am: NP/FP at 512 B %.3f, not the median of the repetitions' own ratios (%.3f)"
+               % (am["np"][512], 3.0 / 2.9))
 segs = compare.rep_segments([R("a"), R("a"), R(None), R(None), R("b"), R("a")])
 if [[r.group for r in s] for s in segs] != [["a", "a"], [None], [None], ["b"], ["a"]]:
     bad.append("compare.rep_segments cuts a repetition wrongly")
