@@ -804,8 +804,8 @@ def run_reps(runners, ctx, a, t_start=None):
     members take turns at going first), each run through measure_run (a
     quiet machine waited for, a disturbed run retried), with a progress
     line per run (run n of N, time spent, time left).  The machine's
-    core-to-core round trip (core_probe) is taken before a group's runs
-    and after each of them; when it changed under them (machine_changed),
+    core-to-core round trip (core_probe) is taken after every run, and
+    once before the first: so before a group's runs and after each of them; when it changed under them (machine_changed),
     the group's runs are repeated, up to a.retries times, so that what is
     compared was measured on the same machine (the last attempt is kept).
     Failures go to ctx.fail.  Returns (samples {(column, test, size):
@@ -814,33 +814,38 @@ def run_reps(runners, ctx, a, t_start=None):
     compare.py and seed003.py both run their columns with it."""
     t_start = time.monotonic() if t_start is None else t_start
     samples, msgs, raw, columns, loads = {}, {}, [], [], []
-    total, done = a.reps * len(runners), 0
+    total, done, repeats = a.reps * len(runners), 0, 0
     width = max([14] + [len(r.name) for r in runners])
-    ctx.group_repeats = getattr(ctx, "group_repeats", 0)
+
+    def run_one(r, rep, n):
+        """Run n of total, with its progress line; (r, rows, err, load,
+        load before, attempts, core round trip after)."""
+        elapsed = time.monotonic() - t_start
+        left = "" if n == 1 else ", ~%s left" % clock(elapsed / (n - 1) * (total - n + 1))
+        print("  [%*d/%d %s%s] rep %d/%d %-*s" % (len(str(total)), n, total, clock(elapsed), left,
+                                                  rep, a.reps, width, r.name), end="", flush=True)
+        t_run = time.monotonic()
+        rows, err, load, before, tries = measure_run(r, ctx, rep, a)
+        probe = core_probe(ctx)
+        note = " %5.1f s" % (time.monotonic() - t_run)
+        note += "" if load is None else "  other load %.2f CPU" % load
+        note += "" if probe is None else "  core rt %.0f ns" % probe
+        if tries > 1:
+            note += "  (%d attempts: other load on the machine)" % tries
+        print("%s%s" % (note, "  FAILED: " + err.splitlines()[0] if err else ""), flush=True)
+        return r, rows, err, load, before, tries, probe
+
+    last = core_probe(ctx)  # (each run's probe after it is the next one's before)
     for rep in range(1, a.reps + 1):
         for seg in rep_segments(rep_order(runners, rep)):
             for attempt in range(1, a.retries + 2):
-                probes, kept = [core_probe(ctx)], []
-                for i, r in enumerate(seg):
-                    # the progress line: what runs, how far, the time left (from the mean run so far)
-                    elapsed = time.monotonic() - t_start
-                    left = "" if done + i == 0 else ", ~%s left" % clock(
-                        elapsed / (done + i) * (total - done - i))
-                    print("  [%*d/%d %s%s] rep %d/%d %-*s" % (len(str(total)), done + i + 1, total, clock(elapsed),
-                                                              left, rep, a.reps, width, r.name), end="", flush=True)
-                    t_run = time.monotonic()
-                    rows, err, load, before, tries = measure_run(r, ctx, rep, a)
-                    probes.append(core_probe(ctx))
-                    note = " %5.1f s" % (time.monotonic() - t_run)
-                    note += "" if load is None else "  other load %.2f CPU" % load
-                    note += "" if probes[-1] is None else "  core rt %.0f ns" % probes[-1]
-                    if tries > 1:
-                        note += "  (%d attempts: other load on the machine)" % tries
-                    print("%s%s" % (note, "  FAILED: " + err.splitlines()[0] if err else ""), flush=True)
-                    kept.append((r, rows, err, load, before, tries, probes[-1]))
-                if not machine_changed(probes) or attempt > a.retries:
+                kept = [run_one(r, rep, done + i + 1) for i, r in enumerate(seg)]
+                probes = [last] + [k[-1] for k in kept]
+                last = probes[-1]
+                changed = machine_changed(probes)
+                if not changed or attempt > a.retries:
                     break
-                ctx.group_repeats += 1
+                repeats += 1
                 print("  (the machine changed under %s: core-to-core round trip %s ns; repeating %s)"
                       % ("these runs" if len(seg) > 1 else "this run",
                          " -> ".join("%.0f" % p if p else "?" for p in probes),
@@ -849,7 +854,7 @@ def run_reps(runners, ctx, a, t_start=None):
             for r, rows, err, load, before, tries, probe in kept:
                 loads.append({"rep": rep, "runner": r.name, "other_load": load,
                               "other_load_before": before, "attempts": tries, "core_rt_ns": probe,
-                              "machine_changed": machine_changed(probes)})
+                              "machine_changed": changed})
                 if err:
                     ctx.fail("%s rep %d: %s" % (r.name, rep, err))
                 for row in rows:
@@ -864,9 +869,9 @@ def run_reps(runners, ctx, a, t_start=None):
                         samples.setdefault(key, []).append((float(row["usec_per_op"]), int(row["iters"])))
                         if row.get("mpi_msgs_per_op"):
                             msgs.setdefault(key, []).append(float(row["mpi_msgs_per_op"]))
-    if ctx.group_repeats:
+    if repeats:
         print("  (%d time(s) the machine changed under runs compared with each other: they were repeated)"
-              % ctx.group_repeats, flush=True)
+              % repeats, flush=True)
     return samples, msgs, raw, columns, loads
 
 

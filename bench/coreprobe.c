@@ -96,11 +96,7 @@ int main(int argc, char **argv) {
     ns = (now_ns() - t0) / trips;
     if (!b || ns < best) best = ns;
   }
-  pthread_join(t, &echo_rc);
-  if (echo_rc) {
-    puts("none pinning refused");
-    return 0;
-  }
+  pthread_join(t, NULL); /* (an echo that could not pin never answered: busy below) */
   printf("%.1f cpu%d cpu%d\n", best, cpu[0], cpu[1]);
   return 0;
 busy:

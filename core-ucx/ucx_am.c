@@ -711,8 +711,8 @@ static inline int mb_req_slot_done(const mbox_t *b, gex_Rank_t dest) {
 }
 
 /* The most of a reserved slot np_warm asks for at once: past 8 KiB (128
- * lines) more requests in flight only queue behind the first (measured:
- * 16 KiB 2 % slower warmed whole, 64 KiB 4-8 %). */
+ * lines) more requests in flight only queue behind the first (measured,
+ * warmed whole: 16 KiB 8 % slower, 64 KiB 4 %). */
 #define NP_WARM_MAX 8192u
 
 /* Ask now for the cache lines of a slot reserved in another process's box

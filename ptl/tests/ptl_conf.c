@@ -1650,9 +1650,10 @@ static void t_reqrb_oneside(void) {
  * request's contents and the reply's, and, when both publish on a
  * transport that maps memory, that at least 3 in 4 of rank 1's requests
  * were shortcut Puts (1 in 3 for relinked buffers beside idle ranks).
- * Run again (reqrb_inplace) with each request written in place (PtlXPutReserve/Commit, ptl.h) where rank 0 is mapped:
- * room for 8 bytes more than the request, the request 0 or 8 bytes into
- * it (hdr_data says which, so rank 0 knows how far the buffer's offset
+ * Run again (reqrb_inplace) with each request written in place
+ * (PtlXPutReserve/Commit, ptl.h) where rank 0 is mapped: room for 8
+ * bytes more than the request, the request 0 or 8 bytes into it
+ * (hdr_data says which, so rank 0 knows how far the buffer's offset
  * went); a room that does not fit before the buffer is full, and a peer
  * that is not mapped, take PtlPutRegion instead. */
 #define RP_PT 21
